@@ -1,0 +1,122 @@
+"""Settings and territories: defaults with their reasons, and the vault's own config file.
+
+A vault may declare its territories in ``memsearch.toml`` at its root::
+
+    [[territory]]
+    prefix = "notes/people/"
+    strategy = "sections"     # sections | journal | ledger | chapters | archive
+    weight = 1.15
+    fact_type = "world"
+
+Declared territories are tried before the defaults; the longest matching prefix wins.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from memsearch.errors import ConfigError
+from memsearch.models import CHUNK_STRATEGIES, FACT_TYPES, Territory
+
+CONFIG_FILENAME = "memsearch.toml"
+
+#: The defaults of DESIGN.md: how close each region is to the agent's self.
+DEFAULT_TERRITORIES: tuple[Territory, ...] = (
+    Territory("system/covenant/", "sections", 1.3, "world"),
+    Territory("system/", "sections", 1.2, "world"),
+    Territory("reference/", "sections", 1.1, "world"),
+    Territory("aster/ledger/", "ledger", 1.05, "experience"),
+    Territory("aster/", "sections", 1.05, "experience"),
+    Territory("journal/", "journal", 1.0, "experience"),
+    Territory("literature/", "chapters", 0.95, "experience"),
+    Territory("archive/", "archive", 0.9, "experience"),
+    Territory("", "sections", 1.0, "world", name="default"),
+)
+
+#: RRF's k: 60 is the constant of Cormack et al. (2009); it flattens the head so no one list dominates.
+RRF_K = 60
+#: Each strategy's list is capped before fusion, so a long weak tail cannot outvote a short strong list.
+PER_STRATEGY_TOP_N = 100
+#: A memory loses half its recency signal every 90 days; the agent's last season stays close.
+RECENCY_HALF_LIFE_DAYS = 90.0
+#: Longest chunk, in characters, before it is split at its best break (~256 MiniLM tokens is ~1,000 chars).
+MAX_CHUNK_CHARS = 1500
+#: Default number of results.
+DEFAULT_K = 10
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything that shapes an index or a search. Frozen: pass a new one to change it."""
+
+    territories: tuple[Territory, ...] = DEFAULT_TERRITORIES
+    rrf_k: int = RRF_K
+    top_n: int = PER_STRATEGY_TOP_N
+    half_life_days: float = RECENCY_HALF_LIFE_DAYS
+    max_chunk_chars: int = MAX_CHUNK_CHARS
+    embedder: str = "minilm"
+    #: Neighbouring chunks of the same file folded into what is indexed for a chunk
+    #: (the chunk itself is still what is returned). Measured on LoCoMo: context is the biggest lever.
+    context_neighbours: int = 1
+    strategy_weights: dict[str, float] = field(
+        default_factory=lambda: {"semantic": 1.0, "keyword": 1.0, "graph": 1.0, "time": 1.0}
+    )
+
+    def territory_for(self, rel_path: str) -> Territory:
+        """The territory of a vault-relative posix path: longest matching prefix wins."""
+        best = None
+        for territory in self.territories:
+            if rel_path.startswith(territory.prefix) and (
+                best is None or len(territory.prefix) > len(best.prefix)
+            ):
+                best = territory
+        return best or Territory("", "sections", 1.0, "world", name="default")
+
+    def with_vault_config(self, vault: Path) -> Settings:
+        """These settings, overlaid with the vault's ``memsearch.toml`` if it has one."""
+        path = vault / CONFIG_FILENAME
+        if not path.is_file():
+            return self
+        return apply_config(self, load_config_file(path), source=str(path))
+
+
+def load_config_file(path: Path) -> dict[str, Any]:
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot read the config ({exc}); fix or remove the file") from exc
+
+
+def apply_config(settings: Settings, data: dict[str, Any], source: str = "config") -> Settings:
+    declared: list[Territory] = []
+    for i, item in enumerate(data.get("territory", [])):
+        where = f"{source}: [[territory]] #{i + 1}"
+        if not isinstance(item, dict) or "prefix" not in item:
+            raise ConfigError(f"{where} needs at least prefix = \"folder/\"")
+        prefix = str(item["prefix"]).strip("/")
+        prefix = f"{prefix}/" if prefix else ""
+        inherited = settings.territory_for(prefix + "x.md")
+        strategy = item.get("strategy", inherited.strategy)
+        if strategy not in CHUNK_STRATEGIES:
+            raise ConfigError(f"{where}: strategy {strategy!r} is not one of {', '.join(CHUNK_STRATEGIES)}")
+        fact_type = item.get("fact_type", inherited.fact_type)
+        if fact_type not in FACT_TYPES:
+            raise ConfigError(f"{where}: fact_type {fact_type!r} must be world or experience")
+        try:
+            weight = float(item.get("weight", inherited.weight))
+        except (TypeError, ValueError) as exc:
+            raise ConfigError(f"{where}: weight must be a number") from exc
+        if not 0 < weight <= 10:
+            raise ConfigError(f"{where}: weight {weight} must be in (0, 10]")
+        declared.append(Territory(prefix, strategy, weight, fact_type, name=str(item.get("name", ""))))
+    kept = tuple(t for t in settings.territories if t.prefix not in {d.prefix for d in declared})
+    changes: dict[str, Any] = {"territories": tuple(declared) + kept}
+    search = data.get("search", {})
+    if "half_life_days" in search:
+        changes["half_life_days"] = float(search["half_life_days"])
+    if "embedder" in data.get("index", {}):
+        changes["embedder"] = str(data["index"]["embedder"])
+    return replace(settings, **changes)

@@ -1,0 +1,39 @@
+"""One exception base for everything memsearch raises on purpose.
+
+Every message says what went wrong *and* what to do next, so a person at the
+CLI or an agent reading a tool answer can act on it.
+"""
+
+from __future__ import annotations
+
+
+class MemsearchError(Exception):
+    """Base of every error memsearch raises deliberately."""
+
+
+class ConfigError(MemsearchError):
+    """A vault config file or a setting is invalid."""
+
+
+class VaultError(MemsearchError):
+    """The vault is missing, unreadable, or not a folder."""
+
+
+class IndexMissingError(MemsearchError):
+    """No index exists yet for this vault."""
+
+
+class IndexCorruptError(MemsearchError):
+    """The index on disk cannot be read; it must be rebuilt from the vault."""
+
+
+class EmbedderError(MemsearchError):
+    """The embedder could not produce vectors (missing model, server down, bad answer)."""
+
+
+class QueryError(MemsearchError):
+    """The query or one of its filters is invalid."""
+
+
+class ChunkingError(MemsearchError):
+    """One file could not be chunked; the rest of the vault is still indexed."""

@@ -1,0 +1,152 @@
+"""Value objects shared by every pipeline stage.
+
+They are frozen dataclasses: a stage never mutates what another produced.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import asdict, dataclass, field
+from datetime import datetime
+from typing import Any, Literal
+
+FactType = Literal["world", "experience"]
+FACT_TYPES: tuple[str, ...] = ("world", "experience")
+
+#: Chunk boundary strategies a territory may name (see memsearch.chunkers).
+CHUNK_STRATEGIES: tuple[str, ...] = ("sections", "journal", "ledger", "chapters", "archive")
+
+
+@dataclass(frozen=True)
+class Territory:
+    """A region of the vault: which files (path prefix), how they are cut, how close to the self."""
+
+    prefix: str  # posix, relative to the vault, ends with "/" ("" matches everything)
+    strategy: str  # one of CHUNK_STRATEGIES
+    weight: float  # ontological weight applied after fusion
+    fact_type: FactType  # default fact type of its chunks (frontmatter `fact_type:` wins)
+    name: str = ""  # display name; defaults to the prefix without its slash
+
+    @property
+    def label(self) -> str:
+        return self.name or self.prefix.rstrip("/") or "default"
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """One memory: a contiguous line range of one file.
+
+    ``text`` is exactly the file's lines ``start_line..end_line`` (1-based, inclusive).
+    ``header`` is short context that is not in those lines but belongs to them
+    (file title, enclosing heading path, the entry's date), prepended when indexing.
+    """
+
+    path: str  # posix path relative to the vault
+    start_line: int  # 1-based, inclusive
+    end_line: int  # 1-based, inclusive
+    heading: str  # nearest heading (or entry date / chapter title), "" if none
+    territory: str  # Territory.label
+    fact_type: FactType
+    timestamp: datetime | None  # timezone-aware (UTC when the source had no zone)
+    timestamp_source: str  # frontmatter | heading | line | filename | git | mtime | none
+    entities: tuple[str, ...]  # display names, deduplicated, in first-seen order
+    text: str
+    header: str = ""
+
+    @property
+    def key(self) -> str:
+        """Stable identity of this memory inside the vault."""
+        return f"{self.path}:{self.start_line}-{self.end_line}"
+
+    @property
+    def content_hash(self) -> str:
+        """Hash of what gets embedded, so unchanged text is never embedded twice."""
+        return hashlib.sha256(f"{self.header}\n{self.text}".encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class ParsedFile:
+    """What a chunker learned about one file."""
+
+    path: str
+    title: str
+    frontmatter: dict[str, Any]
+    aliases: dict[str, str]  # alias -> canonical entity name declared in this file
+    chunks: tuple[Chunk, ...]
+    warnings: tuple[str, ...] = ()  # e.g. "malformed frontmatter: ... (read as plain text)"
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One entry of one retriever's ranked list. Fusion never knows who made it."""
+
+    chunk_id: int
+    score: float  # raw score on the retriever's own scale
+
+
+@dataclass(frozen=True)
+class StrategyContribution:
+    strategy: str
+    rank: int  # 1-based rank in that strategy's list
+    raw_score: float
+    contribution: float  # weight * 1 / (k + rank), before the territory weight
+
+
+@dataclass(frozen=True)
+class Result:
+    """One ranked pointer into the vault. Never the content itself."""
+
+    path: str
+    start_line: int
+    end_line: int
+    score: float  # 0..1, relative to the strongest possible signal
+    territory: str
+    fact_type: str
+    entities: tuple[str, ...]
+    heading: str = ""
+    timestamp: str | None = None
+    chunks: int = 1  # how many of the file's chunks matched (grouped results)
+    explanation: dict[str, Any] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["entities"] = list(self.entities)
+        if self.explanation is None:
+            data.pop("explanation")
+        return data
+
+
+@dataclass(frozen=True)
+class Health:
+    """Which strategies ran, which failed or were skipped, and why."""
+
+    ran: tuple[str, ...] = ()
+    failed: dict[str, str] = field(default_factory=dict)
+    skipped: dict[str, str] = field(default_factory=dict)
+    degraded: bool = False
+    index_built_at: str | None = None
+    notes: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "ran": list(self.ran),
+            "failed": dict(self.failed),
+            "skipped": dict(self.skipped),
+            "degraded": self.degraded,
+            "index_built_at": self.index_built_at,
+            "notes": list(self.notes),
+        }
+
+
+@dataclass(frozen=True)
+class SearchResponse:
+    query: str
+    results: tuple[Result, ...]
+    health: Health
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "query": self.query,
+            "health": self.health.to_dict(),
+            "results": [r.to_dict() for r in self.results],
+        }
