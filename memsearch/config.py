@@ -61,6 +61,10 @@ class Settings:
     #: Neighbouring chunks of the same file folded into what is indexed for a chunk
     #: (the chunk itself is still what is returned). Measured on LoCoMo: context is the biggest lever.
     context_neighbours: int = 1
+    #: Weight of a neighbour's terms relative to the chunk's own (a BM25F-style field weight).
+    context_weight: float = 0.5
+    #: Neighbouring chunks (each side) included in the text that is embedded.
+    embed_neighbours: int = 0
     strategy_weights: dict[str, float] = field(
         default_factory=lambda: {"semantic": 1.0, "keyword": 1.0, "graph": 1.0, "time": 1.0}
     )

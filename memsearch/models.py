@@ -126,9 +126,11 @@ class Health:
     degraded: bool = False
     index_built_at: str | None = None
     notes: tuple[str, ...] = ()
+    timings_ms: dict[str, float] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         return {
+            "timings_ms": {k: round(v, 3) for k, v in self.timings_ms.items()},
             "ran": list(self.ran),
             "failed": dict(self.failed),
             "skipped": dict(self.skipped),

@@ -1,0 +1,56 @@
+"""Reciprocal-rank fusion: pure functions, blind to who made each list.
+
+RRF (Cormack, Clarke & Buettcher, 2009) uses ranks only, so a list's score scale cannot
+dominate. Each list carries a weight (how confident that strategy is for this query) and each
+chunk's sum is multiplied by its territory's ontological weight. ``explain`` keeps every term,
+and the terms add up exactly to the fused score.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from memsearch.models import Hit, StrategyContribution
+
+
+@dataclass(frozen=True)
+class Fused:
+    chunk_id: int
+    score: float  # sum of contributions (territory weight included)
+    territory_weight: float
+    contributions: tuple[StrategyContribution, ...]
+
+
+def rrf(
+    lists: Mapping[str, Sequence[Hit]],
+    *,
+    k: int = 60,
+    weights: Mapping[str, float] | None = None,
+    territory_weight: Callable[[int], float] = lambda _chunk_id: 1.0,
+) -> list[Fused]:
+    """Fuse ranked lists: score(c) = w_territory(c) * sum_s w_s / (k + rank_s(c)). Best first."""
+    weights = weights or {}
+    parts: dict[int, list[StrategyContribution]] = {}
+    for strategy, hits in lists.items():
+        w = weights.get(strategy, 1.0)
+        if w <= 0:
+            continue
+        for rank, hit in enumerate(hits, start=1):
+            parts.setdefault(hit.chunk_id, []).append(
+                StrategyContribution(strategy, rank, hit.score, w / (k + rank))
+            )
+    fused = []
+    for chunk_id, contributions in parts.items():
+        tw = territory_weight(chunk_id)
+        scaled = tuple(
+            StrategyContribution(c.strategy, c.rank, c.raw_score, c.contribution * tw) for c in contributions
+        )
+        fused.append(Fused(chunk_id, sum(c.contribution for c in scaled), tw, scaled))
+    fused.sort(key=lambda f: (-f.score, f.chunk_id))
+    return fused
+
+
+def max_possible(weights: Mapping[str, float], strategies: Sequence[str], k: int, max_territory_weight: float) -> float:
+    """The fused score of a chunk ranked first by every strategy that ran, in the weightiest territory."""
+    return max_territory_weight * sum(max(weights.get(s, 1.0), 0.0) for s in strategies) / (k + 1)

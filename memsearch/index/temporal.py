@@ -1,0 +1,95 @@
+"""Time: per-chunk timestamps, recency decay, and windows named in the query.
+
+Pure functions over an array of epoch seconds (NaN = undated). Decay multiplies by a factor in
+(0, 1], so it can only ever lower a signal. Undated chunks and settled world knowledge get the
+neutral value of one half-life, so reference material is not punished for being old.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import numpy as np
+
+from memsearch.index.keyword import top_hits
+from memsearch.models import Hit
+
+DAY = 86_400.0
+#: Recency given to chunks with no timestamp, or whose fact type is world: one half-life's worth.
+NEUTRAL_RECENCY = 0.5
+
+
+def decay(age_days: np.ndarray | float, half_life_days: float) -> np.ndarray:
+    """0.5 ** (age / half_life), with future timestamps treated as age 0. Always in (0, 1]."""
+    age = np.maximum(np.asarray(age_days, dtype=np.float64), 0.0)
+    return np.power(0.5, age / max(half_life_days, 1e-9))
+
+
+def recency_scores(timestamps: np.ndarray, timeless: np.ndarray, now: datetime, half_life_days: float) -> np.ndarray:
+    """Recency in (0, 1] for every chunk id; neutral for undated or timeless (world) chunks."""
+    age_days = (now.timestamp() - timestamps) / DAY
+    scores = np.where(np.isnan(timestamps) | timeless, NEUTRAL_RECENCY, decay(np.nan_to_num(age_days), half_life_days))
+    return scores.astype(np.float32)
+
+
+def window_scores(timestamps: np.ndarray, start: datetime, end: datetime) -> np.ndarray:
+    """1 inside [start, end); outside, halves with every window-length of distance; 0 when undated."""
+    lo, hi = start.timestamp(), end.timestamp()
+    span = max(hi - lo, DAY)
+    distance = np.where(timestamps < lo, lo - timestamps, np.where(timestamps >= hi, timestamps - hi, 0.0))
+    scores = np.power(0.5, np.nan_to_num(distance, nan=np.inf) / span)
+    # Beyond three window-lengths the signal is noise; drop it from the list.
+    scores[np.nan_to_num(distance, nan=np.inf) > 3 * span] = 0.0
+    return scores.astype(np.float32)
+
+
+class TimeIndex:
+    name = "time"
+
+    def __init__(self) -> None:
+        self.timestamps = np.full(0, np.nan, dtype=np.float64)
+        self.timeless = np.zeros(0, dtype=bool)
+
+    def set(self, chunk_id: int, timestamp: datetime | None, timeless: bool) -> None:
+        if chunk_id >= len(self.timestamps):
+            size = max(chunk_id + 1, 2 * len(self.timestamps), 64)
+            ts = np.full(size, np.nan)
+            ts[: len(self.timestamps)] = self.timestamps
+            tl = np.zeros(size, dtype=bool)
+            tl[: len(self.timeless)] = self.timeless
+            self.timestamps, self.timeless = ts, tl
+        self.timestamps[chunk_id] = timestamp.timestamp() if timestamp else np.nan
+        self.timeless[chunk_id] = timeless
+
+    def remove(self, chunk_id: int) -> None:
+        if chunk_id < len(self.timestamps):
+            self.timestamps[chunk_id] = np.nan
+
+    def search(
+        self,
+        k: int,
+        now: datetime,
+        half_life_days: float,
+        window: tuple[datetime, datetime] | None = None,
+        allowed: np.ndarray | None = None,
+        candidates: np.ndarray | None = None,
+    ) -> list[Hit]:
+        """Chunks near the query's window (when it names one), else the most recent.
+
+        ``candidates`` restricts the list to chunk ids another strategy found: recency alone
+        is a prior, not evidence, so in fusion without a window it only reorders those.
+        """
+        if window is not None:
+            scores = window_scores(self.timestamps, *window)
+            # Within the window, the more recent of two equal matches goes first.
+            scores = scores * (1.0 + 0.01 * recency_scores(self.timestamps, self.timeless, now, half_life_days))
+        else:
+            scores = recency_scores(self.timestamps, self.timeless, now, half_life_days)
+        mask = ~np.isnan(self.timestamps) if window is not None else np.ones(len(scores), dtype=bool)
+        if allowed is not None:
+            mask &= allowed[: len(scores)]
+        if candidates is not None:
+            only = np.zeros(len(scores), dtype=bool)
+            only[candidates[candidates < len(scores)]] = True
+            mask &= only
+        return top_hits(np.where(mask, scores, 0.0), k)

@@ -1,0 +1,216 @@
+"""Index a vault: scan -> chunk -> timestamps -> keyword, graph, time -> vectors -> save.
+
+Every stage is forgiving of one bad file: it is skipped with a reason that names it, and the
+rest of the vault is indexed. An embedder failure never fails an index: the chunks without a
+vector are recorded as gaps, the other three strategies serve them at once, and the next run
+fills the gaps (the embedding cache makes unchanged text free).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
+from pathlib import Path
+
+from memsearch.chunkers import chunk_file
+from memsearch.config import Settings
+from memsearch.index import store
+from memsearch.index.graph import EntityGraph
+from memsearch.index.keyword import KeywordIndex
+from memsearch.index.temporal import TimeIndex
+from memsearch.index.vectors import VectorIndex
+from memsearch.models import Chunk, ParsedFile
+from memsearch.scan import Skipped, check_vault, git_commit_times, iter_markdown, read_file
+from memsearch.tokenize import tokenize
+
+#: progress(stage, done, total)
+Progress = Callable[[str, int, int], None]
+
+
+@dataclass(frozen=True)
+class IndexReport:
+    vault: str
+    index_home: str
+    files: int
+    chunks: int
+    embedded: int  # vectors computed in this run (cache misses)
+    gaps: int  # chunks left without a vector (embedder failed); filled by the next run
+    skipped: tuple[Skipped, ...]
+    warnings: tuple[str, ...]
+    seconds: float
+    timings: dict[str, float] = field(default_factory=dict)
+    embedder_error: str | None = None
+
+    def to_dict(self) -> dict:
+        return {
+            "vault": self.vault,
+            "index_home": self.index_home,
+            "files": self.files,
+            "chunks": self.chunks,
+            "embedded": self.embedded,
+            "gaps": self.gaps,
+            "skipped": [{"path": s.path, "reason": s.reason} for s in self.skipped],
+            "warnings": list(self.warnings),
+            "seconds": round(self.seconds, 3),
+            "timings": {k: round(v, 3) for k, v in self.timings.items()},
+            "embedder_error": self.embedder_error,
+        }
+
+
+def keyword_terms(chunks: list[Chunk], i: int, settings: Settings) -> dict[str, float]:
+    """Term weights for chunk i: its header and text, plus its neighbours at a lower weight."""
+    weights: dict[str, float] = {}
+    for term, count in Counter(tokenize(chunks[i].header) + tokenize(chunks[i].text)).items():
+        weights[term] = float(count)
+    n = settings.context_neighbours
+    if n > 0 and settings.context_weight > 0:
+        for j in range(max(0, i - n), min(len(chunks), i + n + 1)):
+            if j == i:
+                continue
+            for term, count in Counter(tokenize(chunks[j].text)).items():
+                weights[term] = weights.get(term, 0.0) + settings.context_weight * count
+    return weights
+
+
+def embed_text(chunks: list[Chunk], i: int, settings: Settings) -> str:
+    """What is embedded for chunk i: header, text, and optionally its neighbours."""
+    n = settings.embed_neighbours
+    before = [chunks[j].text for j in range(max(0, i - n), i)] if n else []
+    after = [chunks[j].text for j in range(i + 1, min(len(chunks), i + n + 1))] if n else []
+    parts = [chunks[i].header, *before, chunks[i].text, *after]
+    return "\n".join(p for p in parts if p)
+
+
+def index_vault(
+    vault: Path,
+    settings: Settings | None = None,
+    progress: Progress | None = None,
+    index_home: Path | None = None,
+    embed: bool = True,
+) -> IndexReport:
+    """Build the vault's index from scratch, reusing every cached embedding."""
+    from memsearch.embedding import get_embedder
+    from memsearch.index.embedding_cache import EmbeddingCache, embed_with_cache
+
+    started = time.perf_counter()
+    timings: dict[str, float] = {}
+    vault = check_vault(vault)
+    settings = (settings or Settings()).with_vault_config(vault)
+    index_home = Path(index_home) if index_home else store.default_home(vault)
+    notify = progress or (lambda stage, done, total: None)
+
+    # 1. scan
+    t = time.perf_counter()
+    paths = iter_markdown(vault)
+    files, skipped = [], []
+    for n, path in enumerate(paths, 1):
+        got = read_file(vault, path)
+        (skipped if isinstance(got, Skipped) else files).append(got)
+        notify("scan", n, len(paths))
+    timings["scan"] = time.perf_counter() - t
+
+    # 2. chunk (and timestamps the content does not give: git, then mtime)
+    t = time.perf_counter()
+    commit_times = git_commit_times(vault)
+    parsed: list[tuple[ParsedFile, list[Chunk]]] = []
+    warnings: list[str] = []
+    for n, vf in enumerate(files, 1):
+        try:
+            pf = chunk_file(vf.path, vf.text, settings)
+        except Exception as exc:  # one file must never stop the vault: name it and go on
+            skipped.append(Skipped(vf.path, f"could not be chunked ({type(exc).__name__}: {exc})"))
+            continue
+        warnings.extend(f"{vf.path}: {w}" for w in pf.warnings)
+        fallback, source = commit_times.get(vf.path), "git"
+        if fallback is None:
+            fallback, source = datetime.fromtimestamp(vf.mtime, tz=UTC), "mtime"
+        chunks = [
+            c if c.timestamp else replace(c, timestamp=fallback, timestamp_source=source) for c in pf.chunks
+        ]
+        parsed.append((pf, chunks))
+        notify("chunk", n, len(files))
+    timings["chunk"] = time.perf_counter() - t
+
+    # 3. keyword, graph, time
+    t = time.perf_counter()
+    all_chunks: dict[int, Chunk] = {}
+    keyword, graph, time_index = KeywordIndex(), EntityGraph(), TimeIndex()
+    texts: list[str] = []
+    file_entries: dict[str, dict] = {}
+    sha_by_path = {vf.path: vf.sha256 for vf in files}
+    for pf, _ in parsed:
+        graph.add_aliases(pf.aliases)
+    for pf, chunks in parsed:
+        ids = []
+        for i, chunk in enumerate(chunks):
+            chunk_id = len(all_chunks)
+            all_chunks[chunk_id] = chunk
+            ids.append(chunk_id)
+            keyword.add(chunk_id, keyword_terms(chunks, i, settings))
+            graph.add(chunk_id, chunk.entities)
+            time_index.set(chunk_id, chunk.timestamp, timeless=chunk.fact_type == "world")
+            texts.append(embed_text(chunks, i, settings))
+        file_entries[pf.path] = {"sha256": sha_by_path.get(pf.path), "chunks": ids}
+    timings["keyword_graph_time"] = time.perf_counter() - t
+
+    # 4. vectors: from the cache where the text was embedded before, else from the embedder
+    t = time.perf_counter()
+    vectors: VectorIndex | None = None
+    embedded, gap_ids, embedder_error = 0, list(range(len(texts))), None
+    embedder_info: dict = {"spec": settings.embedder}
+    if embed and texts:
+        try:
+            embedder = get_embedder(settings.embedder)
+            embedder_info.update(name=embedder.name, dim=embedder.dim, fingerprint=embedder.fingerprint)
+            with EmbeddingCache(index_home / store.CACHE_SUBDIR / "embeddings.sqlite") as cache:
+                matrix, embedded = embed_with_cache(
+                    embedder, cache, texts, progress=lambda d, n: notify("embed", d, n)
+                )
+            vectors = VectorIndex(embedder.dim)
+            vectors.add(list(range(len(texts))), matrix)
+            gap_ids = []
+        except Exception as exc:  # the embedder is a soft seam: record the gap, keep the rest
+            embedder_error = f"{type(exc).__name__}: {exc}"
+    elif not texts:
+        gap_ids = []
+    timings["vectors"] = time.perf_counter() - t
+
+    # 5. save
+    t = time.perf_counter()
+    manifest = {
+        "vault": str(vault),
+        "built_at": datetime.now(tz=UTC).isoformat(timespec="seconds"),
+        "embedder": embedder_info,
+        "settings_fingerprint": _settings_fingerprint(settings),
+        "files": file_entries,
+        "skipped": {s.path: s.reason for s in skipped},
+        "gaps": gap_ids,
+        "embedder_error": embedder_error,
+    }
+    store.save(index_home, store.IndexData(all_chunks, keyword, graph, time_index, vectors, manifest))
+    timings["save"] = time.perf_counter() - t
+    return IndexReport(
+        vault=str(vault),
+        index_home=str(index_home),
+        files=len(parsed),
+        chunks=len(all_chunks),
+        embedded=embedded,
+        gaps=len(gap_ids),
+        skipped=tuple(skipped),
+        warnings=tuple(warnings),
+        seconds=time.perf_counter() - started,
+        timings=timings,
+        embedder_error=embedder_error,
+    )
+
+
+def _settings_fingerprint(settings: Settings) -> str:
+    shape = (settings.territories, settings.max_chunk_chars, settings.context_neighbours,
+             settings.context_weight, settings.embed_neighbours)
+    return hashlib.sha256(repr(shape).encode()).hexdigest()[:16]
+
+

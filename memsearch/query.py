@@ -1,0 +1,71 @@
+"""Parse a query: its text, the time window it names, the entities it names, and its filters."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+from memsearch import dates
+from memsearch.errors import QueryError
+from memsearch.index.graph import EntityGraph
+from memsearch.models import FACT_TYPES
+
+MAX_QUERY_CHARS = 4000
+
+
+@dataclass(frozen=True)
+class Filters:
+    """Hard filters: a chunk that fails one is never returned."""
+
+    territory: str | None = None  # path prefix ("journal/") or territory name
+    fact_type: str | None = None  # world | experience
+    entities: tuple[str, ...] = ()  # every one must be named by the chunk
+    since: datetime | None = None  # inclusive
+    until: datetime | None = None  # inclusive
+
+    def is_empty(self) -> bool:
+        return not (self.territory or self.fact_type or self.entities or self.since or self.until)
+
+
+@dataclass(frozen=True)
+class ParsedQuery:
+    text: str
+    keyword_text: str  # the text without its time phrase ("last week" is not a keyword)
+    now: datetime
+    window: dates.TimeWindow | None
+    entities: tuple[str, ...]  # entity keys named in the query
+    filters: Filters = field(default_factory=Filters)
+
+
+def as_datetime(value: datetime | str | None, name: str) -> datetime | None:
+    """An ISO string or datetime as an aware datetime (naive means UTC); a clear error otherwise."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, datetime):
+        return value if value.tzinfo else value.replace(tzinfo=UTC)
+    parsed = dates.parse_datetime(str(value))
+    if parsed is None:
+        try:
+            parsed = datetime.fromisoformat(str(value))
+        except ValueError:
+            raise QueryError(f"{name}: {value!r} is not a date; use ISO form such as 2025-03-26 or 2025-03-26T14:00") from None
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
+
+
+def parse_query(
+    query: str,
+    graph: EntityGraph,
+    now: datetime | str | None = None,
+    filters: Filters | None = None,
+) -> ParsedQuery:
+    if not isinstance(query, str) or not query.strip():
+        raise QueryError("the query is empty; say what you are looking for, e.g. memsearch search \"signing keys\"")
+    text = " ".join(query.split())[:MAX_QUERY_CHARS]
+    now_dt = as_datetime(now, "now") or datetime.now(tz=UTC)
+    filters = filters or Filters()
+    if filters.fact_type and filters.fact_type not in FACT_TYPES:
+        raise QueryError(f"fact_type {filters.fact_type!r} must be world or experience")
+    window = dates.query_time_window(text, now_dt)
+    keyword_text = dates.strip_time_phrase(text, window) if window else text
+    entities = tuple(graph.find_in_text(text))
+    return ParsedQuery(text, keyword_text or text, now_dt, window, entities, filters)

@@ -1,0 +1,96 @@
+"""Scan: find the vault's markdown files, read them safely, and say why any were skipped."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from memsearch.errors import VaultError
+
+MARKDOWN_SUFFIXES = (".md", ".markdown")
+#: Folders that are never memory: version control, our own index, editor state.
+IGNORED_DIRS = frozenset({".git", ".memsearch", ".obsidian", ".trash", "node_modules", "__pycache__"})
+#: Larger files are skipped with a reason rather than stalling an index (a memory is not 50 MB).
+MAX_FILE_BYTES = 20 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class VaultFile:
+    path: str  # posix, relative to the vault
+    text: str
+    sha256: str
+    mtime: float
+
+
+@dataclass(frozen=True)
+class Skipped:
+    path: str
+    reason: str
+
+
+def check_vault(vault: Path) -> Path:
+    vault = Path(vault).expanduser()
+    if not vault.exists():
+        raise VaultError(f"vault {vault} does not exist; pass the folder that holds your markdown memory")
+    if not vault.is_dir():
+        raise VaultError(f"vault {vault} is not a folder; pass the folder that holds your markdown memory")
+    return vault.resolve()
+
+
+def iter_markdown(vault: Path) -> list[Path]:
+    """Markdown files under the vault, sorted; symlinks are not followed (no loops, nothing outside)."""
+    found: list[Path] = []
+    for root, dirs, files in os.walk(vault, followlinks=False):
+        dirs[:] = sorted(d for d in dirs if d not in IGNORED_DIRS and not d.startswith("."))
+        for name in sorted(files):
+            if name.lower().endswith(MARKDOWN_SUFFIXES) and not name.startswith("."):
+                found.append(Path(root) / name)
+    return found
+
+
+def read_file(vault: Path, path: Path) -> VaultFile | Skipped:
+    rel = path.relative_to(vault).as_posix()
+    try:
+        if path.is_symlink():
+            target = path.resolve()
+            if not target.is_relative_to(vault):
+                return Skipped(rel, "symlink points outside the vault; not followed")
+        stat = path.stat()
+        if stat.st_size > MAX_FILE_BYTES:
+            return Skipped(rel, f"file is {stat.st_size // 1_048_576} MB, over the {MAX_FILE_BYTES // 1_048_576} MB limit")
+        data = path.read_bytes()
+    except OSError as exc:
+        return Skipped(rel, f"cannot read: {exc.strerror or exc}")
+    if b"\x00" in data[:8192]:
+        return Skipped(rel, "binary content (NUL bytes) in a markdown file; not indexed")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        return Skipped(rel, f"not UTF-8 (byte {exc.start}); re-save the file as UTF-8 to index it")
+    return VaultFile(rel, text, hashlib.sha256(data).hexdigest(), stat.st_mtime)
+
+
+def git_commit_times(vault: Path) -> dict[str, datetime]:
+    """Last commit time of every file tracked in the vault's git repository (one git call)."""
+    if not (vault / ".git").exists():
+        return {}
+    try:
+        out = subprocess.run(
+            ["git", "-C", str(vault), "log", "--format=%x00%ct", "--name-only", "--no-renames"],
+            capture_output=True, text=True, timeout=60, check=True,
+        ).stdout
+    except (OSError, subprocess.SubprocessError):
+        return {}
+    times: dict[str, datetime] = {}
+    for block in out.split("\x00")[1:]:
+        lines = block.strip().splitlines()
+        if not lines:
+            continue
+        when = datetime.fromtimestamp(int(lines[0]), tz=UTC)
+        for name in lines[1:]:
+            times.setdefault(name.strip(), when)  # newest commit comes first
+    return times

@@ -1,0 +1,255 @@
+"""Search the index: four strategies, fused, grouped into ranked pointers."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from memsearch.config import Settings
+from memsearch.fusion import Fused, max_possible, rrf
+from memsearch.index.store import IndexData
+from memsearch.models import Health, Hit, Result, SearchResponse
+from memsearch.query import Filters, ParsedQuery
+from memsearch.tokenize import tokenize
+
+STRATEGIES: tuple[str, ...] = ("semantic", "keyword", "graph", "time")
+#: Recency with no date in the query is a prior, not evidence: it only reorders what the
+#: other strategies found, at a fraction of their weight.
+RECENCY_PRIOR_WEIGHT = 0.25
+
+
+@dataclass
+class QueryEmbedding:
+    """The query's vector, or why there is none."""
+
+    vector: np.ndarray | None
+    error: str | None = None
+    skipped: str | None = None
+    ms: float = 0.0
+
+
+def filter_mask(index: IndexData, filters: Filters) -> np.ndarray | None:
+    """Boolean mask over chunk ids of what the filters allow (None = everything)."""
+    if filters.is_empty():
+        return None
+    mask = np.zeros(index.n_ids, dtype=bool)
+    wanted = tuple(index.graph.resolve(e) for e in filters.entities)
+    prefix = (filters.territory or "").lstrip("./")
+    for chunk_id, chunk in index.chunks.items():
+        if prefix and not (chunk.path.startswith(prefix) or chunk.territory == prefix.rstrip("/")):
+            continue
+        if filters.fact_type and chunk.fact_type != filters.fact_type:
+            continue
+        if wanted:
+            have = set(index.graph.entities_of(chunk_id))
+            if not all(w in have for w in wanted):
+                continue
+        if filters.since or filters.until:
+            ts = chunk.timestamp
+            if ts is None or (filters.since and ts < filters.since) or (filters.until and ts > filters.until):
+                continue
+        mask[chunk_id] = True
+    return mask
+
+
+def search_index(
+    index: IndexData,
+    parsed: ParsedQuery,
+    settings: Settings,
+    query_embedding: QueryEmbedding,
+    k: int = 10,
+    *,
+    chunks: bool = False,
+    explain: bool = False,
+    strategies: Sequence[str] | None = None,
+) -> SearchResponse:
+    """Run one query against a loaded index.
+
+    1. filter: a mask over chunk ids from territory, fact type, entities, since/until
+    2. retrieve: each strategy ranks up to ``settings.top_n`` chunks
+         semantic  nearest vectors in the HNSW graph
+         keyword   BM25 over identifier-preserving terms
+         graph     a decayed walk out of the entities the query names
+         time      chunks near the window the query names, else recency over the others' finds
+    3. fuse: weighted reciprocal-rank fusion x the territory's ontological weight
+    4. group: one result per file (its best chunk's anchor) unless ``chunks``
+    5. normalise: score / the best score possible, so 0..1 and a low score means a thin signal
+    """
+    started = time.perf_counter()
+    timings: dict[str, float] = {"embed": query_embedding.ms}
+    wanted = tuple(strategies) if strategies else STRATEGIES
+    unknown = [s for s in wanted if s not in STRATEGIES]
+    if unknown:
+        from memsearch.errors import QueryError
+
+        raise QueryError(f"unknown strategy {unknown[0]!r}; choose from {', '.join(STRATEGIES)}")
+    n_ids, top_n = index.n_ids, settings.top_n
+    ran: list[str] = []
+    failed: dict[str, str] = {}
+    skipped: dict[str, str] = {}
+    notes: list[str] = []
+    lists: dict[str, list[Hit]] = {}
+    weights: dict[str, float] = {}
+
+    # 1. filter
+    t = time.perf_counter()
+    allowed = filter_mask(index, parsed.filters)
+    timings["filter"] = _ms(t)
+
+    # 2. retrieve
+    if "semantic" in wanted:
+        t = time.perf_counter()
+        if query_embedding.vector is not None and index.vectors is not None and len(index.vectors):
+            lists["semantic"] = index.vectors.search(query_embedding.vector, top_n, allowed)
+            ran.append("semantic")
+            gaps = len(index.manifest.get("gaps", []))
+            if gaps:
+                notes.append(f"{gaps} chunks have no vector yet (embedder gap); the next index fills them")
+        elif query_embedding.error:
+            failed["semantic"] = query_embedding.error
+        elif index.vectors is None or not len(index.vectors):
+            reason = index.manifest.get("embedder_error") or "the index has no vectors"
+            failed["semantic"] = f"no vectors in the index ({reason}); run `memsearch index VAULT` to fill them"
+        else:
+            skipped["semantic"] = query_embedding.skipped or "no query vector"
+        timings["semantic"] = _ms(t)
+    if "keyword" in wanted:
+        t = time.perf_counter()
+        terms = tokenize(parsed.keyword_text)
+        if terms:
+            lists["keyword"] = index.keyword.search(terms, top_n, allowed)
+            ran.append("keyword")
+        else:
+            skipped["keyword"] = "the query has no searchable terms (only stopwords or punctuation)"
+        timings["keyword"] = _ms(t)
+    if "graph" in wanted:
+        t = time.perf_counter()
+        if parsed.entities:
+            lists["graph"] = index.graph.search(list(parsed.entities), top_n, n_ids, allowed)
+            ran.append("graph")
+            # A walk from hubs alone (an entity in most chunks) carries little: weigh it by the
+            # seeds' specificity relative to the rarest possible entity.
+            best = max(index.graph.idf(e) for e in parsed.entities)
+            ceiling = index.graph.idf("\x00never") or np.log1p(max(len(index.chunks), 1))
+            weights["graph"] = float(min(1.0, best / max(ceiling, 1e-9)))
+        else:
+            skipped["graph"] = "the query names no known entity"
+        timings["graph"] = _ms(t)
+    if "time" in wanted:
+        t = time.perf_counter()
+        window = (parsed.window.start, parsed.window.end) if parsed.window else None
+        alone = len(wanted) == 1
+        candidates = None
+        if window is None and not alone:
+            found = {h.chunk_id for hits in lists.values() for h in hits}
+            candidates = np.fromiter(found, dtype=np.int64, count=len(found))
+            weights["time"] = RECENCY_PRIOR_WEIGHT
+        lists["time"] = index.time.search(
+            top_n, parsed.now, settings.half_life_days, window, allowed, candidates
+        )
+        ran.append("time")
+        if window:
+            notes.append(f"time window from the query: {parsed.window.text!r}")
+        timings["time"] = _ms(t)
+
+    # 3. fuse
+    t = time.perf_counter()
+    for name in lists:
+        weights[name] = weights.get(name, 1.0) * settings.strategy_weights.get(name, 1.0)
+    territory_weights = {t_.label: t_.weight for t_ in settings.territories}
+    fused = rrf(
+        lists,
+        k=settings.rrf_k,
+        weights=weights,
+        territory_weight=lambda cid: territory_weights.get(index.chunks[cid].territory, 1.0),
+    )
+    ceiling = max_possible(weights, list(lists), settings.rrf_k, max(territory_weights.values(), default=1.0))
+    timings["fuse"] = _ms(t)
+
+    # 4. group, 5. normalise
+    t = time.perf_counter()
+    results = _results(
+        index, fused, k, ceiling, chunks=chunks, explain=explain, weights=weights, query_entities=parsed.entities
+    )
+    timings["group"] = _ms(t)
+    timings["total"] = _ms(started) + query_embedding.ms
+    health = Health(
+        ran=tuple(ran),
+        failed=failed,
+        skipped=skipped,
+        degraded=bool(failed) or bool(index.manifest.get("gaps")),
+        index_built_at=index.manifest.get("built_at"),
+        notes=tuple(notes),
+        timings_ms=timings,
+    )
+    return SearchResponse(parsed.text, tuple(results), health)
+
+
+def _results(
+    index: IndexData,
+    fused: list[Fused],
+    k: int,
+    ceiling: float,
+    *,
+    chunks: bool,
+    explain: bool,
+    weights: dict[str, float],
+    query_entities: tuple[str, ...] = (),
+) -> list[Result]:
+    picked: list[tuple[Fused, int]] = []
+    if chunks:
+        picked = [(f, 1) for f in fused[:k]]
+    else:
+        by_path: dict[str, int] = {}
+        for f in fused:
+            path = index.chunks[f.chunk_id].path
+            if path in by_path:
+                best, count = picked[by_path[path]]
+                picked[by_path[path]] = (best, count + 1)
+            elif len(picked) < k:
+                by_path[path] = len(picked)
+                picked.append((f, 1))
+    results = []
+    for f, count in picked:
+        chunk = index.chunks[f.chunk_id]
+        explanation = None
+        if explain:
+            explanation = {
+                "chunk": chunk.key,
+                "fused_score": f.score,
+                "territory_weight": f.territory_weight,
+                "max_possible": ceiling,
+                "strategies": {
+                    c.strategy: {
+                        "rank": c.rank,
+                        "raw_score": round(c.raw_score, 6),
+                        "weight": round(weights.get(c.strategy, 1.0), 4),
+                        "contribution": c.contribution,
+                    }
+                    for c in f.contributions
+                },
+                "query_entities_matched": [e for e in index.graph.entities_of(f.chunk_id) if e in query_entities],
+            }
+        results.append(
+            Result(
+                path=chunk.path,
+                start_line=chunk.start_line,
+                end_line=chunk.end_line,
+                score=round(min(1.0, f.score / ceiling) if ceiling > 0 else 0.0, 4),
+                territory=chunk.territory,
+                fact_type=chunk.fact_type,
+                entities=chunk.entities[:12],
+                heading=chunk.heading,
+                timestamp=chunk.timestamp.isoformat() if chunk.timestamp else None,
+                chunks=count,
+                explanation=explanation,
+            )
+        )
+    return results
+
+
+def _ms(since: float) -> float:
+    return (time.perf_counter() - since) * 1000.0

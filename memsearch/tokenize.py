@@ -1,0 +1,72 @@
+"""The keyword tokenizer: identifiers stay whole *and* match by their parts.
+
+``sign_ed25519()`` yields ``sign_ed25519`` (exact jargon) plus ``sign`` and ``ed25519``
+(so a query for "ed25519 signing" still reaches it). ``#tag`` yields ``#tag`` and ``tag``;
+``foo.bar`` yields ``foo.bar``, ``foo`` and ``bar``; ``signingKey`` yields ``signingkey``,
+``signing`` and ``key``. Plain words are lowercased, stopwords dropped and Snowball-stemmed
+(English), which is what BEIR's strong BM25 baselines do.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+import snowballstemmer
+
+# A compound token: word characters joined by identifier punctuation (_ . - : / @ #), optional
+# leading '#' or '@', optional trailing "()" of a call.
+_TOKEN = re.compile(r"[#@]?\w+(?:[._\-:/@]\w+)*(?:\(\))?", re.UNICODE)
+_PARTS = re.compile(r"[^\W_]+", re.UNICODE)
+_CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
+
+#: Short English stopword list (Lucene's plus question words): they carry no "where" signal.
+STOPWORDS = frozenset(
+    """a an and are as at be but by for if in into is it no not of on or such that the their then
+    there these they this to was will with i me my we our you your he him his she her its them
+    what which who whom when where why how do does did done have has had am been being were would
+    could should can may might must shall so than too very just about from up down out over under
+    again further once here all any both each few more most other some own same only s t don
+    also yes yeah oh ok okay hey hi really like get got""".split()
+)
+
+_stemmer = snowballstemmer.stemmer("english")
+
+
+@lru_cache(maxsize=200_000)
+def _stem(word: str) -> str:
+    return _stemmer.stemWord(word)
+
+
+@lru_cache(maxsize=100_000)
+def _expand(raw: str) -> tuple[str, ...]:
+    """All terms one raw token contributes, whole form first."""
+    word = raw[:-2] if raw.endswith("()") else raw
+    lower = word.lower()
+    parts = _PARTS.findall(word)
+    simple = len(parts) == 1 and parts[0] == word
+    if simple:
+        camel = _CAMEL.findall(word)
+        if len(camel) > 1 and not word.isupper():
+            whole = lower
+            return (whole, *(_stem(p.lower()) for p in camel if p.lower() not in STOPWORDS))
+        if lower in STOPWORDS:
+            return ()
+        return (_stem(lower),)
+    terms = [lower]
+    if lower.startswith(("#", "@")) and len(parts) == 1:
+        terms.append(_stem(parts[0].lower()))
+        return tuple(terms)
+    for part in parts:
+        p = part.lower()
+        if p not in STOPWORDS:
+            terms.append(_stem(p))
+    return tuple(dict.fromkeys(terms))
+
+
+def tokenize(text: str) -> list[str]:
+    """Terms for BM25, in order of appearance (repeats kept: they are term frequency)."""
+    out: list[str] = []
+    for match in _TOKEN.finditer(text):
+        out.extend(_expand(match.group()))
+    return out
