@@ -11,13 +11,19 @@ None of these functions raises on bad input: they answer ``None`` instead.
 
 from __future__ import annotations
 
+import contextlib
 import re
-from datetime import UTC, datetime, timedelta, timezone, tzinfo
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime, timedelta, timezone, tzinfo
 
 __all__ = [
+    "TimeWindow",
     "date_from_filename",
     "find_leading_datetime",
     "parse_datetime",
+    "query_time_window",
+    "strip_time_phrase",
 ]
 
 # --------------------------------------------------------------------------- vocabulary
@@ -319,3 +325,529 @@ def date_from_filename(path: str) -> datetime | None:
         return None
     except Exception:
         return None
+
+
+# --------------------------------------------------------------------------- 4. query windows
+
+#: Open ends of a window ("before 2020" starts at the beginning of time).
+MIN_DATETIME = datetime.min.replace(tzinfo=UTC)
+MAX_DATETIME = datetime.max.replace(tzinfo=UTC)
+
+
+@dataclass(frozen=True)
+class TimeWindow:
+    """The period a query asks about."""
+
+    start: datetime  # inclusive
+    end: datetime  # exclusive
+    text: str  # the phrase in the query it came from, e.g. "last week"
+
+    @property
+    def width(self) -> timedelta:
+        return self.end - self.start
+
+
+_NUMBER_WORDS = {
+    "a": 1,
+    "an": 1,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "couple": 2,
+    "few": 3,
+    "several": 3,
+}
+_NUM = (
+    r"(?:\d{1,4}|(?:a\s+)?couple(?:\s+of)?|(?:a\s+)?few|several|an?|one|two|three|four|five|six|seven"
+    r"|eight|nine|ten|eleven|twelve)"
+)
+_UNIT = r"(?P<unit>hour|day|week|month|year)s?"
+
+Span = tuple[datetime, datetime]
+
+
+def _number(text: str) -> int:
+    words = text.lower().split()
+    if words[0].isdigit():
+        return int(words[0])
+    for word in words:
+        if word in _NUMBER_WORDS and word not in ("a", "an"):
+            return _NUMBER_WORDS[word]
+    return 1
+
+
+def _day_span(d: date, tz: tzinfo) -> Span:
+    start = datetime(d.year, d.month, d.day, tzinfo=tz)
+    return start, start + timedelta(days=1)
+
+
+def _month_span(year: int, month: int, tz: tzinfo) -> Span:
+    start = datetime(year, month, 1, tzinfo=tz)
+    end = datetime(year + 1, 1, 1, tzinfo=tz) if month == 12 else datetime(year, month + 1, 1, tzinfo=tz)
+    return start, end
+
+
+def _year_span(year: int, tz: tzinfo) -> Span:
+    return datetime(year, 1, 1, tzinfo=tz), datetime(year + 1, 1, 1, tzinfo=tz)
+
+
+def _week_span(d: date, tz: tzinfo) -> Span:
+    monday = d - timedelta(days=d.weekday())
+    start = datetime(monday.year, monday.month, monday.day, tzinfo=tz)
+    return start, start + timedelta(days=7)
+
+
+def _shift_months(moment: datetime, months: int) -> datetime:
+    index = moment.year * 12 + moment.month - 1 - months
+    year, month = divmod(index, 12)
+    month += 1
+    day = moment.day
+    while True:
+        try:
+            return moment.replace(year=year, month=month, day=day)
+        except ValueError:
+            day -= 1
+            if day < 28:
+                raise
+
+
+def _shift(moment: datetime, n: int, unit: str) -> datetime:
+    """``moment`` moved ``n`` units into the past."""
+    if unit == "hour":
+        return moment - timedelta(hours=n)
+    if unit == "day":
+        return moment - timedelta(days=n)
+    if unit == "week":
+        return moment - timedelta(weeks=n)
+    if unit == "month":
+        return _shift_months(moment, n)
+    return _shift_months(moment, 12 * n)
+
+
+@dataclass
+class _Cand:
+    """One temporal expression found in a query (before prepositions are applied)."""
+
+    start: int  # span of the expression itself in the query
+    end: int
+    lo: datetime
+    hi: datetime
+    kind: str  # day | month | year | relative | rolling | weekday
+    needs_pre: bool = False  # bare month / year / weekday: only temporal after a preposition
+    month: int = 0
+    day: int = 0
+    has_year: bool = True
+    resolve: Callable[[int], Span | None] | None = field(default=None, repr=False)  # for yearless dates
+
+
+# Words that may stand right before an expression and change or confirm its meaning.
+_PRE_RE = re.compile(
+    r"(?:^|(?<=[\s(\[\"',;:]))(?P<pre>in|on|during|since|before|after|from|until|till|through|throughout"
+    r"|between|by|as\s+of|prior\s+to|last|this|early|late|mid|end\s+of|start\s+of|beginning\s+of)"
+    r"[\s-]+(?:the\s+)?$",
+    re.IGNORECASE,
+)
+_BARE_MONTH_PRE = {
+    "in",
+    "during",
+    "since",
+    "before",
+    "after",
+    "from",
+    "until",
+    "till",
+    "through",
+    "throughout",
+    "between",
+    "by",
+    "as of",
+    "prior to",
+    "last",
+    "this",
+    "early",
+    "late",
+    "mid",
+    "end of",
+    "start of",
+    "beginning of",
+}
+_BARE_YEAR_PRE = {
+    "in",
+    "during",
+    "since",
+    "before",
+    "after",
+    "from",
+    "until",
+    "till",
+    "through",
+    "throughout",
+    "between",
+    "as of",
+    "prior to",
+    "early",
+    "late",
+    "mid",
+    "end of",
+    "start of",
+    "beginning of",
+}
+_WEEKDAY_PRE = {"on", "last", "since", "before", "after", "by", "until", "from", "between"}
+
+_Q_NUMERIC = re.compile(
+    r"(?<![\w.+/-])(?P<y>\d{4})(?P<sep>[-/.])(?P<mo>\d{1,2})(?P=sep)(?P<d>\d{1,2})"
+    r"(?:T[\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?(?![\d]|[-/.]\d)",
+    re.IGNORECASE,
+)
+_Q_TEXT_YEAR = re.compile(
+    rf"""(?:{_WEEKDAY},?\s+)?(?:
+        (?:the\s+)?(?P<d1>\d{{1,2}}){_ORD}(?:\s+of)?\s+(?P<m1>{_MONTH})\.?,?\s+(?P<y1>\d{{4}})
+      | (?P<m2>{_MONTH})\.?\s+(?:the\s+)?(?P<d2>\d{{1,2}}){_ORD},?\s+(?P<y2>\d{{4}})
+    )(?![\d:]|[.,]\d)""",
+    _F,
+)
+_Q_TEXT_NOYEAR = re.compile(
+    rf"""(?<![\w.])(?:{_WEEKDAY},?\s+)?(?:
+        (?:the\s+)?(?P<d1>\d{{1,2}}){_ORD}(?:\s+of)?\s+(?P<m1>{_MONTH})
+      | (?P<m2>{_MONTH})\.?\s+(?:the\s+)?(?P<d2>\d{{1,2}}){_ORD}
+    )(?![\w:]|[.,]\d)""",
+    _F,
+)
+_Q_MONTH_YEAR = re.compile(
+    rf"""(?:(?<![\w.])(?P<m>{_MONTH})\.?,?\s+(?P<y>\d{{4}})(?![\d:]|[.,]\d)
+      | (?<![\w.+/-])(?P<y2>\d{{4}})-(?P<mo>\d{{2}})(?![\d]|[-/.]\d))""",
+    _F,
+)
+_Q_BARE_MONTH = re.compile(rf"(?<![\w.-]){_MONTH_FULL}", re.IGNORECASE)
+_Q_BARE_YEAR = re.compile(
+    r"(?<![\w.+/-])(?P<y>\d{4})(?![\w%]|[-/.:,]\d)"
+    r"(?!\s*(?:ms|s|secs?|seconds?|minutes?|hours?|days?|km|m|kb|mb|gb|px|items?|rows?|lines?|tokens?"
+    r"|words?|users?|times|steps?|files?|bytes?)\b)",
+    re.IGNORECASE,
+)
+_Q_BARE_WEEKDAY = re.compile(
+    r"(?<![\w-])(?P<wd>monday|tuesday|wednesday|thursday|friday|saturday|sunday)(?![\w'])", re.IGNORECASE
+)
+_Q_DAYWORD = re.compile(
+    r"\b(?P<w>today|tonight|yesterday|the\s+day\s+before\s+yesterday|this\s+(?:morning|afternoon|evening))\b",
+    re.IGNORECASE,
+)
+_Q_CALENDAR = re.compile(
+    r"\b(?P<which>this|current|last|previous|prior|past)\s+(?P<unit>week(?:end)?|month|year)\b(?!\s*'s?\s*\d)",
+    re.IGNORECASE,
+)
+_Q_AGO = re.compile(rf"\b(?P<n>{_NUM})\s+{_UNIT}\s+ago\b", re.IGNORECASE)
+_Q_ROLLING = re.compile(
+    rf"\b(?:(?:in|over|during|within|for)\s+)?(?:the\s+)?(?:past|last|previous|prior)\s+(?P<n>{_NUM})\s+{_UNIT}\b",
+    re.IGNORECASE,
+)
+_Q_RECENT = re.compile(r"\b(?:recently|lately|of\s+late)\b", re.IGNORECASE)
+
+
+def _valid_year(year: int) -> bool:
+    return 1900 <= year <= 2100
+
+
+def _month_day_resolver(month: int, day: int, tz: tzinfo) -> Callable[[int], Span | None]:
+    def resolve(year: int) -> Span | None:
+        try:
+            return _day_span(date(year, month, day), tz)
+        except ValueError:
+            return None
+
+    return resolve
+
+
+def _month_resolver(month: int, tz: tzinfo) -> Callable[[int], Span | None]:
+    return lambda year: _month_span(year, month, tz)
+
+
+def _latest_not_after(resolve: Callable[[int], Span | None], now: datetime) -> Span | None:
+    """The most recent resolution whose start is not after ``now`` (Feb 29 looks back up to 8 years)."""
+    for year in range(now.year, now.year - 9, -1):
+        span = resolve(year)
+        if span is not None and span[0] <= now:
+            return span
+    return None
+
+
+def _candidates(query: str, now: datetime) -> list[_Cand]:
+    tz = now.tzinfo or UTC
+    today = now.date()
+    found: list[_Cand] = []
+
+    def add(m: re.Match[str], lo: datetime, hi: datetime, kind: str, **extra: object) -> None:
+        found.append(_Cand(m.start(), m.end(), lo, hi, kind, **extra))  # type: ignore[arg-type]
+
+    def attempt(fn: Callable[[re.Match[str]], None], m: re.Match[str]) -> None:
+        with contextlib.suppress(ValueError, OverflowError, KeyError, IndexError):
+            fn(m)
+
+    def numeric(m: re.Match[str]) -> None:
+        year = int(m["y"])
+        if _valid_year(year):
+            add(m, *_day_span(date(year, int(m["mo"]), int(m["d"])), tz), "day")
+
+    def text_year(m: re.Match[str]) -> None:
+        day = int(m["d1"] or m["d2"])
+        month = _month_number(m["m1"] or m["m2"])
+        year = int(m["y1"] or m["y2"])
+        if _valid_year(year):
+            add(m, *_day_span(date(year, month, day), tz), "day", month=month, day=day)
+
+    def text_noyear(m: re.Match[str]) -> None:
+        day = int(m["d1"] or m["d2"])
+        month = _month_number(m["m1"] or m["m2"])
+        resolve = _month_day_resolver(month, day, tz)
+        span = _latest_not_after(resolve, now)
+        if span is not None:
+            add(m, *span, "day", month=month, day=day, has_year=False, resolve=resolve)
+
+    def month_year(m: re.Match[str]) -> None:
+        if m["m"]:
+            month, year = _month_number(m["m"]), int(m["y"])
+        else:
+            month, year = int(m["mo"]), int(m["y2"])
+        if _valid_year(year):
+            add(m, *_month_span(year, month, tz), "month", month=month)
+
+    def bare_month(m: re.Match[str]) -> None:
+        month = _month_number(m[0])
+        resolve = _month_resolver(month, tz)
+        span = _latest_not_after(resolve, now)
+        if span is not None:
+            add(m, *span, "month", needs_pre=True, month=month, has_year=False, resolve=resolve)
+
+    def bare_year(m: re.Match[str]) -> None:
+        year = int(m["y"])
+        if _valid_year(year):
+            add(m, *_year_span(year, tz), "year", needs_pre=True)
+
+    def bare_weekday(m: re.Match[str]) -> None:
+        target = _WEEKDAY_NUMBERS[m["wd"][:3].lower()]
+        back = (today.weekday() - target) % 7
+        add(m, *_day_span(today - timedelta(days=back), tz), "weekday", needs_pre=True, day=back)
+
+    def dayword(m: re.Match[str]) -> None:
+        word = m["w"].lower()
+        offset = 2 if "before" in word else 1 if word == "yesterday" else 0
+        add(m, *_day_span(today - timedelta(days=offset), tz), "relative")
+
+    def calendar(m: re.Match[str]) -> None:
+        which, unit = m["which"].lower(), m["unit"].lower()
+        back = 1 if which in ("last", "previous", "prior") else 0
+        if which == "past" and unit != "weekend":
+            length = {"week": timedelta(days=7), "month": None, "year": None}[unit]
+            lo = now - length if length else _shift(now, 1, unit)
+            add(m, lo, now, "rolling")
+        elif unit == "week":
+            add(m, *_week_span(today - timedelta(weeks=back), tz), "relative")
+        elif unit == "weekend":
+            start, _ = _week_span(today - timedelta(weeks=1 if which != "this" else 0), tz)
+            add(m, start + timedelta(days=5), start + timedelta(days=7), "relative")
+        elif unit == "month":
+            point = _shift_months(datetime(today.year, today.month, 1, tzinfo=tz), back)
+            add(m, *_month_span(point.year, point.month, tz), "relative")
+        else:
+            add(m, *_year_span(today.year - back, tz), "relative")
+
+    def ago(m: re.Match[str]) -> None:
+        n, unit = _number(m["n"]), m["unit"].lower()
+        if n > 10000:
+            return
+        point = _shift(now, n, unit)
+        if unit == "hour":
+            add(m, point - timedelta(minutes=30), point + timedelta(minutes=30), "relative")
+        elif unit == "day":
+            add(m, *_day_span(point.date(), tz), "relative")
+        elif unit == "week":
+            add(m, *_week_span(point.date(), tz), "relative")
+        elif unit == "month":
+            add(m, *_month_span(point.year, point.month, tz), "relative")
+        else:
+            add(m, *_year_span(point.year, tz), "relative")
+
+    def rolling(m: re.Match[str]) -> None:
+        n, unit = _number(m["n"]), m["unit"].lower()
+        if 0 < n <= 10000:
+            add(m, _shift(now, n, unit), now, "rolling")
+
+    def recent(m: re.Match[str]) -> None:
+        add(m, now - timedelta(days=30), now, "rolling")
+
+    table: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], None]], ...] = (
+        (_Q_NUMERIC, numeric),
+        (_Q_TEXT_YEAR, text_year),
+        (_Q_TEXT_NOYEAR, text_noyear),
+        (_Q_MONTH_YEAR, month_year),
+        (_Q_BARE_MONTH, bare_month),
+        (_Q_BARE_YEAR, bare_year),
+        (_Q_BARE_WEEKDAY, bare_weekday),
+        (_Q_DAYWORD, dayword),
+        (_Q_CALENDAR, calendar),
+        (_Q_AGO, ago),
+        (_Q_ROLLING, rolling),
+        (_Q_RECENT, recent),
+    )
+    for regex, handler in table:
+        for m in regex.finditer(query):
+            attempt(handler, m)
+    return found
+
+
+def _preposition(query: str, start: int) -> tuple[str, int]:
+    """The preposition right before ``start`` (normalised, lower case) and where it begins."""
+    m = _PRE_RE.search(query, max(0, start - 30), start)
+    if m is None:
+        return "", start
+    return " ".join(m["pre"].lower().split()), m.start()
+
+
+def _anchor_at(query: str, pos: int, now: datetime, chosen: list[_Cand]) -> _Cand | None:
+    """The expression starting at ``pos`` (bare months and years allowed): the second end of a range."""
+    for cand in chosen:
+        if cand.start == pos:
+            return cand
+    best = None
+    for cand in _candidates(query[: pos + 60], now):
+        if cand.start == pos and cand.kind != "weekday" and (best is None or cand.end > best.end):
+            best = cand
+    return best
+
+
+_RANGE_JOIN = {
+    "between": re.compile(r"\s+(?:and|&)\s+", re.IGNORECASE),
+    "from": re.compile(r"\s*(?:-|–|—)\s*|\s+(?:to|until|till|through|thru)\s+", re.IGNORECASE),
+}
+
+
+def _align_years(first: _Cand, second: _Cand) -> tuple[Span, Span]:
+    """Give a yearless end of a range the year of the other end ("from May to July 2023")."""
+    a, b = (first.lo, first.hi), (second.lo, second.hi)
+    try:
+        if not first.has_year and first.resolve is not None and (second.has_year or first.lo > second.lo):
+            year = second.lo.year
+            span = first.resolve(year)
+            if span is not None and span[0] > second.lo:
+                span = first.resolve(year - 1)
+            a = span or a
+        elif first.has_year and not second.has_year and second.resolve is not None:
+            year = first.lo.year
+            span = second.resolve(year)
+            if span is not None and span[1] <= first.lo:
+                span = second.resolve(year + 1)
+            b = span or b
+    except (ValueError, OverflowError):
+        pass
+    return a, b
+
+
+def _windows(query: str, now: datetime) -> list[TimeWindow]:
+    found = _candidates(query, now)
+    # Bare months, years and weekdays only count after a preposition ("in May", not "May I").
+    usable: list[tuple[_Cand, str, int]] = []
+    for cand in found:
+        pre, pre_start = _preposition(query, cand.start)
+        if cand.needs_pre:
+            allowed = {"month": _BARE_MONTH_PRE, "year": _BARE_YEAR_PRE, "weekday": _WEEKDAY_PRE}[cand.kind]
+            if pre not in allowed:
+                continue
+            if cand.kind == "month" and cand.month == 5 and pre in ("this", "last", "by"):
+                continue  # "this may help", "by may be"
+        usable.append((cand, pre, pre_start))
+    # Longest expressions first; drop anything overlapping an already chosen one.
+    usable.sort(key=lambda item: (-(item[0].end - item[0].start), item[0].start))
+    chosen: list[tuple[_Cand, str, int]] = []
+    for item in usable:
+        if all(item[0].end <= c.start or item[0].start >= c.end for c, _, _ in chosen):
+            chosen.append(item)
+    chosen.sort(key=lambda item: item[0].start)
+
+    windows: list[TimeWindow] = []
+    consumed: set[int] = set()
+    for cand, pre, pre_start in chosen:
+        if id(cand) in consumed:
+            continue
+        lo, hi, start, end = cand.lo, cand.hi, cand.start, cand.end
+        if cand.kind == "month" and not cand.has_year and cand.resolve is not None:
+            if pre == "last":
+                span = cand.resolve(now.year if cand.month < now.month else now.year - 1)
+                lo, hi = span or (lo, hi)
+            elif pre == "this":
+                lo, hi = cand.resolve(now.year) or (lo, hi)
+        if cand.kind == "weekday" and pre == "last" and cand.day == 0:
+            lo, hi = lo - timedelta(days=7), hi - timedelta(days=7)
+        if pre:
+            start = pre_start
+        if pre in _RANGE_JOIN:
+            join = _RANGE_JOIN[pre].match(query, cand.end)
+            other = _anchor_at(query, join.end(), now, [c for c, _, _ in chosen]) if join else None
+            if other is not None:
+                consumed.add(id(other))
+                (alo, ahi), (blo, bhi) = _align_years(cand, other)
+                lo, hi, end = min(alo, blo), max(ahi, bhi), other.end
+            elif pre == "between":
+                start = cand.start  # "between X" alone: just X
+            # "notes from 2023" alone means 2023 itself, not "since 2023"
+        elif pre in ("since", "as of"):
+            hi = now if lo < now else hi
+        elif pre == "after":
+            lo, hi = hi, (now if hi < now else MAX_DATETIME)
+        elif pre in ("before", "prior to"):
+            lo, hi = MIN_DATETIME, lo
+        elif pre in ("until", "till", "by"):
+            lo = MIN_DATETIME
+        elif pre in ("last", "this", "early", "late", "mid", "end of", "start of", "beginning of") and (
+            not cand.needs_pre
+        ):
+            start = cand.start  # "last" in "last March 3" adds nothing
+        if lo < hi:
+            windows.append(TimeWindow(lo, hi, query[start:end]))
+    return windows
+
+
+def query_time_window(query: str, now: datetime) -> TimeWindow | None:
+    """The time window ``query`` talks about, relative to ``now``; None if it has none.
+
+    Understands explicit dates (``on March 26``, ``26 March``, ``2024-03-26``), months
+    (``in May 2023``, ``in May``), years after a preposition (``in 2025``), ``today``,
+    ``yesterday``, ``this/last week|month|year`` (calendar units, ISO weeks),
+    ``N days/weeks/months ago``, ``past/last N days``, ``recently``, and ranges built with
+    ``since``, ``before``, ``after``, ``until``, ``between X and Y``, ``from X to Y``.
+    A yearless date is its most recent occurrence not after ``now``. When the query holds
+    several phrases the narrowest window wins. Naive ``now`` is taken as UTC.
+    """
+    try:
+        if not isinstance(query, str) or not isinstance(now, datetime):
+            return None
+        if now.tzinfo is None:
+            now = now.replace(tzinfo=UTC)
+        windows = _windows(query[:2000], now)
+        if not windows:
+            return None
+        return min(windows, key=lambda w: w.width)
+    except Exception:
+        return None
+
+
+def strip_time_phrase(query: str, window: TimeWindow | None) -> str:
+    """``query`` without the phrase its time window came from (for keyword search)."""
+    if window is None or not window.text:
+        return query
+    index = query.find(window.text)
+    if index < 0:
+        index = query.lower().find(window.text.lower())
+    if index < 0:
+        return query
+    rest = query[:index] + " " + query[index + len(window.text) :]
+    rest = re.sub(r"\s+([?!.,;:])", r"\1", rest)
+    return re.sub(r"\s{2,}", " ", rest).strip()

@@ -8,7 +8,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memsearch.dates import date_from_filename, find_leading_datetime, parse_datetime
+from memsearch.dates import (
+    date_from_filename,
+    find_leading_datetime,
+    parse_datetime,
+    query_time_window,
+    strip_time_phrase,
+)
 
 
 def utc(*args: int) -> datetime:
@@ -218,3 +224,230 @@ def test_find_leading_datetime_never_raises(text: str) -> None:
 def test_parse_datetime_never_raises(text: str) -> None:
     value = parse_datetime(text)
     assert value is None or value.tzinfo is not None
+
+
+# --------------------------------------------------------------------------- query_time_window
+
+NOW = datetime(2025, 6, 18, 15, 30, tzinfo=UTC)  # a Wednesday
+OPEN_START = datetime.min.replace(tzinfo=UTC)
+OPEN_END = datetime.max.replace(tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    ("query", "start", "end", "text"),
+    [
+        # explicit days
+        ("what happened on March 26", utc(2025, 3, 26), utc(2025, 3, 27), "on March 26"),
+        ("March 26th deploy", utc(2025, 3, 26), utc(2025, 3, 27), "March 26th"),
+        ("26 March build", utc(2025, 3, 26), utc(2025, 3, 27), "26 March"),
+        ("the 4th of July party", utc(2024, 7, 4), utc(2024, 7, 5), "the 4th of July"),
+        ("June 20 meeting", utc(2024, 6, 20), utc(2024, 6, 21), "June 20"),  # not yet this year
+        ("June 18 meeting", utc(2025, 6, 18), utc(2025, 6, 19), "June 18"),  # today counts
+        ("2024-03-26 incident", utc(2024, 3, 26), utc(2024, 3, 27), "2024-03-26"),
+        ("notes from 2024/03/26", utc(2024, 3, 26), utc(2024, 3, 27), "from 2024/03/26"),
+        ("on 26 March 2024", utc(2024, 3, 26), utc(2024, 3, 27), "on 26 March 2024"),
+        ("What about May 8, 2023?", utc(2023, 5, 8), utc(2023, 5, 9), "May 8, 2023"),
+        ("ON MARCH 26", utc(2025, 3, 26), utc(2025, 3, 27), "ON MARCH 26"),
+        # months
+        ("in May 2023", utc(2023, 5, 1), utc(2023, 6, 1), "in May 2023"),
+        ("the May 2023 retro", utc(2023, 5, 1), utc(2023, 6, 1), "May 2023"),
+        ("what did I do in May", utc(2025, 5, 1), utc(2025, 6, 1), "in May"),
+        ("trips in July", utc(2024, 7, 1), utc(2024, 8, 1), "in July"),
+        ("in June", utc(2025, 6, 1), utc(2025, 7, 1), "in June"),
+        ("events in march", utc(2025, 3, 1), utc(2025, 4, 1), "in march"),
+        ("summary for 2024-03", utc(2024, 3, 1), utc(2024, 4, 1), "2024-03"),
+        ("last December", utc(2024, 12, 1), utc(2025, 1, 1), "last December"),
+        # years
+        ("in 2025", utc(2025, 1, 1), utc(2026, 1, 1), "in 2025"),
+        ("during 2023 we moved", utc(2023, 1, 1), utc(2024, 1, 1), "during 2023"),
+        # relative days and calendar units
+        ("today", utc(2025, 6, 18), utc(2025, 6, 19), "today"),
+        ("what broke yesterday", utc(2025, 6, 17), utc(2025, 6, 18), "yesterday"),
+        ("this week", utc(2025, 6, 16), utc(2025, 6, 23), "this week"),
+        ("last week's standups", utc(2025, 6, 9), utc(2025, 6, 16), "last week"),
+        ("this month", utc(2025, 6, 1), utc(2025, 7, 1), "this month"),
+        ("last month", utc(2025, 5, 1), utc(2025, 6, 1), "last month"),
+        ("this year", utc(2025, 1, 1), utc(2026, 1, 1), "this year"),
+        ("last year", utc(2024, 1, 1), utc(2025, 1, 1), "last year"),
+        ("on Monday", utc(2025, 6, 16), utc(2025, 6, 17), "on Monday"),
+        # N units ago: the unit around that point
+        ("3 days ago", utc(2025, 6, 15), utc(2025, 6, 16), "3 days ago"),
+        ("two weeks ago", utc(2025, 6, 2), utc(2025, 6, 9), "two weeks ago"),
+        ("a month ago", utc(2025, 5, 1), utc(2025, 6, 1), "a month ago"),
+        ("twelve months ago", utc(2024, 6, 1), utc(2024, 7, 1), "twelve months ago"),
+        ("one year ago", utc(2024, 1, 1), utc(2025, 1, 1), "one year ago"),
+        # rolling windows
+        ("past 3 days", utc(2025, 6, 15, 15, 30), NOW, "past 3 days"),
+        ("in the last 2 weeks", utc(2025, 6, 4, 15, 30), NOW, "in the last 2 weeks"),
+        ("over the past five days", utc(2025, 6, 13, 15, 30), NOW, "over the past five days"),
+        ("in the past week", utc(2025, 6, 11, 15, 30), NOW, "in the past week"),
+        ("what have I learned recently", utc(2025, 5, 19, 15, 30), NOW, "recently"),
+        ("lately", utc(2025, 5, 19, 15, 30), NOW, "lately"),
+        # ranges
+        ("since March 2025", utc(2025, 3, 1), NOW, "since March 2025"),
+        ("since last week", utc(2025, 6, 9), NOW, "since last week"),
+        ("since 2024", utc(2024, 1, 1), NOW, "since 2024"),
+        ("before 2020", OPEN_START, utc(2020, 1, 1), "before 2020"),
+        ("before March 26", OPEN_START, utc(2025, 3, 26), "before March 26"),
+        ("after May 2025", utc(2025, 6, 1), NOW, "after May 2025"),
+        ("after 2030", utc(2031, 1, 1), OPEN_END, "after 2030"),
+        ("until March 2024", OPEN_START, utc(2024, 4, 1), "until March 2024"),
+        ("between March 1 and March 10", utc(2025, 3, 1), utc(2025, 3, 11), "between March 1 and March 10"),
+        ("between 2020 and 2022", utc(2020, 1, 1), utc(2023, 1, 1), "between 2020 and 2022"),
+        ("from May to July 2023", utc(2023, 5, 1), utc(2023, 8, 1), "from May to July 2023"),
+        ("between May and July", utc(2024, 5, 1), utc(2024, 8, 1), "between May and July"),
+        (
+            "from 2024-01-01 to 2024-02-01",
+            utc(2024, 1, 1),
+            utc(2024, 2, 2),
+            "from 2024-01-01 to 2024-02-01",
+        ),
+        # several phrases: the narrowest wins
+        ("what happened yesterday in May 2023", utc(2025, 6, 17), utc(2025, 6, 18), "yesterday"),
+        ("in 2024, on March 26", utc(2025, 3, 26), utc(2025, 3, 27), "on March 26"),
+        ("since 2020 and last week", utc(2025, 6, 9), utc(2025, 6, 16), "last week"),
+    ],
+)
+def test_query_time_window(query: str, start: datetime, end: datetime, text: str) -> None:
+    window = query_time_window(query, NOW)
+    assert window is not None
+    assert (window.start, window.end, window.text) == (start, end, text)
+    assert window.start.tzinfo is not None and window.end.tzinfo is not None
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "",
+        "how does the indexer work",
+        "May I ask what the build does?",
+        "you may want to retry",
+        "this may help",
+        "the march of time",
+        "they march on",
+        "python 3.11.2 upgrade",
+        "call 555-123-4567",
+        "2023",
+        "error 2023 in the log",
+        "meeting at 25:99",
+        "Feb 30",
+        "on Feb 30",
+        "a 1:1 with Sam",
+        "took 2000 ms in total",
+        "sunday school notes",
+        "the last word",
+    ],
+)
+def test_query_time_window_none(query: str) -> None:
+    assert query_time_window(query, NOW) is None
+
+
+def test_query_time_window_uses_the_zone_of_now() -> None:
+    east = timezone(timedelta(hours=2))
+    window = query_time_window("today", datetime(2025, 6, 18, 0, 30, tzinfo=east))
+    assert window is not None
+    assert window.start == datetime(2025, 6, 18, tzinfo=east)
+    assert window.end == datetime(2025, 6, 19, tzinfo=east)
+
+
+def test_query_time_window_naive_now_is_utc() -> None:
+    window = query_time_window("today", datetime(2025, 6, 18, 15, 30))
+    assert window is not None
+    assert window.start == utc(2025, 6, 18)
+
+
+def test_feb_29_without_a_year_is_the_latest_leap_day() -> None:
+    window = query_time_window("on Feb 29", NOW)
+    assert window is not None
+    assert window.start == utc(2024, 2, 29)
+
+
+def test_last_weekday_on_that_weekday_means_a_week_ago() -> None:
+    window = query_time_window("last Wednesday", NOW)
+    assert window is not None
+    assert window.start == utc(2025, 6, 11)
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("what happened on March 26 with the build", "what happened with the build"),
+        ("deploys last week?", "deploys?"),
+        ("in May 2023 the team shipped", "the team shipped"),
+        ("between 2020 and 2022 moves", "moves"),
+        ("no time here", "no time here"),
+    ],
+)
+def test_strip_time_phrase(query: str, expected: str) -> None:
+    assert strip_time_phrase(query, query_time_window(query, NOW)) == expected
+
+
+def test_strip_time_phrase_without_window() -> None:
+    assert strip_time_phrase("May I ask", None) == "May I ask"
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(), st.datetimes(min_value=datetime(1950, 1, 1), max_value=datetime(2090, 1, 1)))
+def test_query_time_window_never_raises(query: str, now: datetime) -> None:
+    window = query_time_window(query, now)
+    if window is not None:
+        assert window.start < window.end
+        assert window.start.tzinfo is not None and window.end.tzinfo is not None
+        assert window.text and window.text in query
+        strip_time_phrase(query, window)
+
+
+_TEMPORAL_WORDS = st.sampled_from(
+    [
+        "in",
+        "on",
+        "since",
+        "before",
+        "after",
+        "between",
+        "and",
+        "from",
+        "to",
+        "last",
+        "past",
+        "this",
+        "week",
+        "month",
+        "year",
+        "days",
+        "ago",
+        "May",
+        "March",
+        "Feb",
+        "29",
+        "30",
+        "31",
+        "1st",
+        "2024",
+        "1899",
+        "9999",
+        "2024-02-29",
+        "2023-02-29",
+        "today",
+        "yesterday",
+        "recently",
+        "twelve",
+        "a",
+        "few",
+        "Monday",
+        "10000",
+        "99999",
+    ]
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(_TEMPORAL_WORDS, max_size=8),
+    st.datetimes(min_value=datetime(1, 1, 1), max_value=datetime(9999, 12, 1)),
+)
+def test_query_time_window_never_raises_on_temporal_soup(words: list[str], now: datetime) -> None:
+    query = " ".join(words)
+    window = query_time_window(query, now)
+    if window is not None:
+        assert window.start < window.end
