@@ -21,7 +21,7 @@ from pathlib import Path
 import networkx as nx
 import numpy as np
 
-from memsearch.index.keyword import top_hits
+from memsearch.index.keyword import fit_mask, top_hits
 from memsearch.models import Hit
 
 #: Share of a seed's weight that one hop passes on (then scaled by association strength).
@@ -144,7 +144,7 @@ class EntityGraph:
     def search(self, seeds: list[str], k: int, n_ids: int, allowed: np.ndarray | None = None) -> list[Hit]:
         scores = self.walk(seeds, n_ids)
         if allowed is not None:
-            scores = np.where(allowed[:n_ids], scores, 0.0)
+            scores = np.where(fit_mask(allowed, n_ids), scores, 0.0)
         return top_hits(scores, k)
 
     # -- persistence -----------------------------------------------------------------------

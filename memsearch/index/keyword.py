@@ -108,7 +108,7 @@ class KeywordIndex:
         """Top-k chunks by BM25; ``allowed`` is a boolean mask over chunk ids (filters)."""
         scores = self.scores(query_terms)
         if allowed is not None:
-            scores = np.where(allowed[: len(scores)], scores, 0.0)
+            scores = np.where(fit_mask(allowed, len(scores)), scores, 0.0)
         return top_hits(scores, k)
 
     # -- persistence -----------------------------------------------------------------------
@@ -159,6 +159,15 @@ def _counts(terms: Iterable[str]) -> dict[str, int]:
     for term in terms:
         counts[term] = counts.get(term, 0) + 1
     return counts
+
+
+def fit_mask(mask: np.ndarray, n: int) -> np.ndarray:
+    """A boolean mask cut or padded (with False) to length n."""
+    if len(mask) >= n:
+        return mask[:n]
+    out = np.zeros(n, dtype=bool)
+    out[: len(mask)] = mask
+    return out
 
 
 def top_hits(scores: np.ndarray, k: int) -> list[Hit]:

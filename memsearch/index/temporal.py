@@ -11,7 +11,7 @@ from datetime import datetime
 
 import numpy as np
 
-from memsearch.index.keyword import top_hits
+from memsearch.index.keyword import fit_mask, top_hits
 from memsearch.models import Hit
 
 DAY = 86_400.0
@@ -37,9 +37,10 @@ def window_scores(timestamps: np.ndarray, start: datetime, end: datetime) -> np.
     lo, hi = start.timestamp(), end.timestamp()
     span = max(hi - lo, DAY)
     distance = np.where(timestamps < lo, lo - timestamps, np.where(timestamps >= hi, timestamps - hi, 0.0))
-    scores = np.power(0.5, np.nan_to_num(distance, nan=np.inf) / span)
+    distance = np.where(np.isnan(timestamps), np.inf, distance)
+    scores = np.power(0.5, distance / span)
     # Beyond three window-lengths the signal is noise; drop it from the list.
-    scores[np.nan_to_num(distance, nan=np.inf) > 3 * span] = 0.0
+    scores[distance > 3 * span] = 0.0
     return scores.astype(np.float32)
 
 
@@ -49,6 +50,7 @@ class TimeIndex:
     def __init__(self) -> None:
         self.timestamps = np.full(0, np.nan, dtype=np.float64)
         self.timeless = np.zeros(0, dtype=bool)
+        self.present = np.zeros(0, dtype=bool)  # slots past the last id, or removed, are not chunks
 
     def set(self, chunk_id: int, timestamp: datetime | None, timeless: bool) -> None:
         if chunk_id >= len(self.timestamps):
@@ -57,13 +59,17 @@ class TimeIndex:
             ts[: len(self.timestamps)] = self.timestamps
             tl = np.zeros(size, dtype=bool)
             tl[: len(self.timeless)] = self.timeless
-            self.timestamps, self.timeless = ts, tl
+            pr = np.zeros(size, dtype=bool)
+            pr[: len(self.present)] = self.present
+            self.timestamps, self.timeless, self.present = ts, tl, pr
         self.timestamps[chunk_id] = timestamp.timestamp() if timestamp else np.nan
         self.timeless[chunk_id] = timeless
+        self.present[chunk_id] = True
 
     def remove(self, chunk_id: int) -> None:
         if chunk_id < len(self.timestamps):
             self.timestamps[chunk_id] = np.nan
+            self.present[chunk_id] = False
 
     def search(
         self,
@@ -85,9 +91,9 @@ class TimeIndex:
             scores = scores * (1.0 + 0.01 * recency_scores(self.timestamps, self.timeless, now, half_life_days))
         else:
             scores = recency_scores(self.timestamps, self.timeless, now, half_life_days)
-        mask = ~np.isnan(self.timestamps) if window is not None else np.ones(len(scores), dtype=bool)
+        mask = self.present & ~np.isnan(self.timestamps) if window is not None else self.present.copy()
         if allowed is not None:
-            mask &= allowed[: len(scores)]
+            mask &= fit_mask(allowed, len(scores))
         if candidates is not None:
             only = np.zeros(len(scores), dtype=bool)
             only[candidates[candidates < len(scores)]] = True

@@ -1,0 +1,239 @@
+"""The command line: a thin layer over memsearch.api with the same verbs."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from memsearch.errors import MemsearchError
+
+FORMATS = ("files", "json", "table")
+
+
+def _fail(exc: Exception) -> None:
+    click.echo(f"memsearch: {exc}", err=True)
+    sys.exit(1 if isinstance(exc, MemsearchError) else 2)
+
+
+def _resolve_vault(vault: str | None) -> Path:
+    import os
+
+    chosen = vault or os.environ.get("MEMSEARCH_VAULT") or "."
+    return Path(chosen)
+
+
+@click.group()
+@click.version_option(package_name="memsearch-vault")
+def main() -> None:
+    """memsearch: where does the memory I am reaching for live?"""
+
+
+@main.command()
+@click.argument("vault", type=click.Path(path_type=Path))
+@click.option("--index-dir", type=click.Path(path_type=Path), help="Where the index lives (default VAULT/.memsearch).")
+@click.option("--no-embed", is_flag=True, help="Skip embedding (keyword, graph and time only; gaps recorded).")
+@click.option("--embedder", help="Embedder to use (default: minilm, the embedded offline model).")
+@click.option("--rebuild", is_flag=True, help="Rebuild the index from the vault (the embedding cache is kept).")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+def index(vault: Path, index_dir: Path | None, no_embed: bool, embedder: str | None, rebuild: bool, as_json: bool) -> None:
+    """Index VAULT (incremental over the embedding cache: unchanged text is never embedded twice)."""
+    from dataclasses import replace
+
+    from memsearch.api import index_vault
+    from memsearch.config import Settings
+
+    settings = Settings()
+    if embedder:
+        settings = replace(settings, embedder=embedder)
+    bar = _ProgressBar() if sys.stderr.isatty() and not as_json else None
+    try:
+        report = index_vault(vault, settings, progress=bar, index_dir=index_dir, embed=not no_embed)
+    except MemsearchError as exc:
+        _fail(exc)
+    finally:
+        if bar:
+            bar.close()
+    if as_json:
+        click.echo(json.dumps(report.to_dict(), indent=2))
+        return
+    click.echo(
+        f"indexed {report.files} files, {report.chunks} chunks ({report.embedded} embedded) in {report.seconds:.1f}s"
+        f" -> {report.index_home}"
+    )
+    for skipped in report.skipped:
+        click.echo(f"skipped {skipped.path}: {skipped.reason}", err=True)
+    for warning in report.warnings:
+        click.echo(f"warning {warning}", err=True)
+    if report.embedder_error:
+        click.echo(
+            f"semantic search degraded: {report.embedder_error}; {report.gaps} chunks await vectors"
+            " (the next `memsearch index` fills them)",
+            err=True,
+        )
+
+
+class _ProgressBar:
+    """A progress line on a terminal only; the library itself never prints."""
+
+    def __init__(self) -> None:
+        self._stage = ""
+
+    def __call__(self, stage: str, done: int, total: int) -> None:
+        if total < 50 and stage != "embed":
+            return
+        if stage != self._stage:
+            if self._stage:
+                click.echo("", err=True)
+            self._stage = stage
+        if done == total or done % max(1, total // 100) == 0:
+            width = 30
+            filled = int(width * done / max(total, 1))
+            click.echo(f"\r{stage:>6} [{'#' * filled}{'.' * (width - filled)}] {done}/{total}", err=True, nl=False)
+
+    def close(self) -> None:
+        if self._stage:
+            click.echo("", err=True)
+
+
+def _search_options(f):
+    options = [
+        click.option("--vault", help="The vault (default: $MEMSEARCH_VAULT or the current folder)."),
+        click.option("--index-dir", type=click.Path(path_type=Path), help="Where the index lives."),
+        click.option("-k", "k", type=click.IntRange(min=1), default=10, show_default=True, help="How many results."),
+        click.option("--format", "fmt", type=click.Choice(FORMATS), default=None, help="files | json | table."),
+        click.option("--chunks", is_flag=True, help="One result per chunk instead of per file."),
+        click.option("--explain", is_flag=True, help="Show each strategy's rank, raw score and RRF contribution."),
+        click.option("--now", help="Reference time (ISO) for recency and relative dates."),
+        click.option("--territory", help="Only this path prefix or territory (e.g. journal/)."),
+        click.option("--fact-type", type=click.Choice(["world", "experience"]), help="Only this fact type."),
+        click.option("--entity", "entities", multiple=True, help="Only chunks naming this entity (repeatable)."),
+        click.option("--since", help="Only memories at or after this time (ISO)."),
+        click.option("--until", help="Only memories at or before this time (ISO)."),
+        click.option(
+            "--strategy", "strategies", multiple=True,
+            type=click.Choice(["semantic", "keyword", "graph", "time"]),
+            help="Run only these strategies (repeatable); default: all four, fused.",
+        ),
+        click.option("--batch", type=click.File("r"), help="Read one JSON query per line ('-' for stdin)."),
+    ]
+    for option in reversed(options):
+        f = option(f)
+    return f
+
+
+@main.command()
+@click.argument("query", required=False)
+@_search_options
+def search(query: str | None, vault: str | None, index_dir: Path | None, k: int, fmt: str | None, chunks: bool,
+           explain: bool, now: str | None, territory: str | None, fact_type: str | None, entities: tuple[str, ...],
+           since: str | None, until: str | None, strategies: tuple[str, ...], batch) -> None:
+    """Search the vault's index for QUERY and print where the memories live."""
+    from memsearch.api import open_index
+
+    try:
+        engine = open_index(_resolve_vault(vault), index_dir=index_dir)
+    except MemsearchError as exc:
+        _fail(exc)
+    common: dict[str, Any] = {
+        "chunks": chunks, "explain": explain, "now": now, "territory": territory, "fact_type": fact_type,
+        "entities": list(entities) or None, "since": since, "until": until, "strategies": list(strategies) or None,
+    }
+    if batch is not None:
+        _run_batch(engine, batch, k, common)
+        return
+    if query is None:
+        _fail(MemsearchError("no query given; usage: memsearch search \"what you are looking for\" [--vault VAULT]"))
+    try:
+        response = engine.search(query, k, **common)
+    except MemsearchError as exc:
+        _fail(exc)
+    fmt = fmt or ("table" if sys.stdout.isatty() else "files")
+    if fmt == "json":
+        click.echo(json.dumps(response.to_dict(), ensure_ascii=False, indent=2))
+    elif fmt == "files":
+        for r in response.results:
+            click.echo(f"{r.path}:{r.start_line}-{r.end_line}\t{r.score:.3f}")
+    else:
+        _print_table(response, explain)
+    for name, why in response.health.failed.items():
+        click.echo(f"degraded: {name} search failed: {why}", err=True)
+
+
+def _run_batch(engine, batch, k: int, common: dict[str, Any]) -> None:
+    keys = ("query", "k", "now", "territory", "fact_type", "entities", "since", "until", "strategies", "chunks", "explain")
+    for line_no, line in enumerate(batch, 1):
+        if not line.strip():
+            continue
+        try:
+            request = json.loads(line)
+            if not isinstance(request, dict):
+                raise ValueError("each line must be a JSON object")
+        except ValueError as exc:
+            click.echo(json.dumps({"id": None, "error": f"line {line_no}: not a JSON object ({exc})"}))
+            continue
+        options = {**common, **{key: request[key] for key in keys if key in request and key not in ("query", "k")}}
+        try:
+            response = engine.search(request.get("query", ""), int(request.get("k", k)), **options)
+            out = {"id": request.get("id"), **response.to_dict()}
+        except (MemsearchError, TypeError, ValueError) as exc:
+            out = {"id": request.get("id"), "error": str(exc), "results": [], "health": {}}
+        click.echo(json.dumps(out, ensure_ascii=False))
+
+
+def _print_table(response, explain: bool) -> None:
+    if not response.results:
+        click.echo("no results: nothing resonates with this query")
+    for i, r in enumerate(response.results, 1):
+        when = (r.timestamp or "")[:10]
+        ents = ", ".join(r.entities[:4])
+        click.echo(f"{i:>2}. {r.score:.3f}  {r.path}:{r.start_line}-{r.end_line}  [{r.territory}, {r.fact_type}] {when}")
+        if r.heading:
+            click.echo(f"      {r.heading[:90]}")
+        if ents:
+            click.echo(f"      entities: {ents}")
+        if explain and r.explanation:
+            for name, part in r.explanation["strategies"].items():
+                click.echo(
+                    f"      {name:<8} rank {part['rank']:>3}  raw {part['raw_score']:.4f}"
+                    f"  weight {part['weight']:.2f}  contribution {part['contribution']:.5f}"
+                )
+            click.echo(f"      territory weight {r.explanation['territory_weight']}")
+    h = response.health
+    click.echo(f"ran: {', '.join(h.ran) or 'none'}; {h.timings_ms.get('total', 0):.1f} ms", err=True)
+    for name, why in h.skipped.items():
+        click.echo(f"skipped {name}: {why}", err=True)
+
+
+@main.command()
+@click.option("--vault", help="The vault (default: $MEMSEARCH_VAULT or the current folder).")
+@click.option("--index-dir", type=click.Path(path_type=Path), help="Where the index lives.")
+@click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
+def status(vault: str | None, index_dir: Path | None, as_json: bool) -> None:
+    """Where the index lives, who can read it, what it holds, and what was skipped."""
+    from memsearch.api import open_index
+
+    try:
+        info = open_index(_resolve_vault(vault), index_dir=index_dir).status()
+    except MemsearchError as exc:
+        _fail(exc)
+    if as_json:
+        click.echo(json.dumps(info, indent=2))
+        return
+    emb = info["embedder"] or {}
+    click.echo(f"vault     {info['vault']}")
+    click.echo(f"index     {info['index']} (mode {info['index_mode']}, {info['index_bytes'] / 1e6:.1f} MB)")
+    click.echo(f"built     {info['built_at']}")
+    click.echo(f"files     {info['files']}  chunks {info['chunks']}  vectors {info['vectors']}  gaps {info['gaps']}")
+    click.echo(f"embedder  {emb.get('spec')} dim={emb.get('dim')} fingerprint={emb.get('fingerprint')}")
+    if info["embedder_error"]:
+        click.echo(f"degraded  {info['embedder_error']}")
+    for path, reason in info["skipped"].items():
+        click.echo(f"skipped   {path}: {reason}")
+
+
+if __name__ == "__main__":
+    main()

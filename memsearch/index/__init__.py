@@ -1,0 +1,1 @@
+"""The on-disk index: vectors, keyword postings, graph and the caches behind them."""

@@ -1,0 +1,83 @@
+import math
+from collections import Counter
+
+import numpy as np
+import pytest
+from rank_bm25 import BM25Okapi
+
+from memsearch.index.keyword import KeywordIndex
+
+DOCS = [
+    "the redflag project signs releases with ed25519 keys",
+    "signing keys rotate every spring",
+    "ed25519 ed25519 is a signature scheme used by redflag and others too",
+    "a walk by the river",
+    "river stones and river birds",
+    "notes about tea",
+    "more notes about coffee and tea",
+    "a list of birds",
+]
+
+
+def _okapi_idf(n: int, df: int) -> float:
+    return math.log((n - df + 0.5) / (df + 0.5))
+
+
+def test_scores_equal_rank_bm25_with_its_idf():
+    """With rank-bm25's idf (terms in < half the docs, so no epsilon floor) the scores agree exactly."""
+    tokenized = [d.split() for d in DOCS]
+    reference = BM25Okapi(tokenized, k1=1.2, b=0.75)
+    index = KeywordIndex(idf=_okapi_idf)
+    for i, doc in enumerate(tokenized):
+        index.add(i, Counter(doc))
+    for query in (["ed25519"], ["river", "birds"], ["signing", "keys"], ["tea", "coffee", "walk"]):
+        expected = reference.get_scores(query)
+        got = index.scores(query)[: len(DOCS)]
+        np.testing.assert_allclose(got, expected, rtol=1e-5)
+
+
+def test_remove_and_readd_give_the_same_scores():
+    index = KeywordIndex()
+    for i, doc in enumerate(DOCS):
+        index.add(i, Counter(doc.split()))
+    before = index.scores(["river", "ed25519"]).copy()
+    index.remove(4)
+    assert index.scores(["river"])[4] == 0
+    index.add(4, Counter(DOCS[4].split()))
+    np.testing.assert_allclose(index.scores(["river", "ed25519"]), before, rtol=1e-6)
+
+
+def test_search_ranks_and_filters():
+    index = KeywordIndex()
+    for i, doc in enumerate(DOCS):
+        index.add(i, Counter(doc.split()))
+    hits = index.search(["river"], k=5)
+    assert [h.chunk_id for h in hits] == [4, 3]
+    allowed = np.zeros(len(DOCS), dtype=bool)
+    allowed[3] = True
+    assert [h.chunk_id for h in index.search(["river"], k=5, allowed=allowed)] == [3]
+    assert index.search(["absent"], k=5) == []
+
+
+def test_save_then_load_gives_the_same_ranking(tmp_path):
+    index = KeywordIndex()
+    for i, doc in enumerate(DOCS):
+        index.add(i * 3, Counter(doc.split()))  # sparse ids survive the round trip
+    index.save(tmp_path / "kw.npz")
+    loaded = KeywordIndex.load(tmp_path / "kw.npz")
+    for query in (["tea"], ["ed25519", "keys"], ["river", "birds"]):
+        assert index.search(query, 10) == loaded.search(query, 10)
+    loaded.remove(0)
+    assert all(h.chunk_id != 0 for h in loaded.search(["redflag"], 10))
+
+
+@pytest.mark.parametrize("weight", [0.25, 0.5, 1.0])
+def test_fractional_term_weights_rank_own_text_above_context(weight):
+    index = KeywordIndex()
+    index.add(0, {"tea": 1.0, "cup": 1.0})
+    index.add(1, {"tea": weight, "saucer": 1.0, "cup": 1.0})
+    index.add(2, {"coffee": 1.0, "cup": 1.0})
+    hits = index.search(["tea"], 3)
+    assert hits[0].chunk_id == 0
+    if weight < 1.0:
+        assert hits[0].score > hits[1].score
