@@ -1,0 +1,441 @@
+"""Entities: the names that connect memories in the graph, even when the words differ.
+
+Sources, in a file's frontmatter (:func:`frontmatter_entities`): ``tags``, ``entities``,
+``aliases``, ``people``, ``project`` (strings or lists). In body text (:func:`extract_entities`):
+``[[wikilinks]]`` (``[[Target|shown]]`` and ``[[Target#section]]`` give ``Target``), ``#tags``,
+markdown links to other vault files (``[text](../reference/redflag.md)`` gives ``redflag``),
+and capitalised names: runs of Capitalised words (``Ed Kowalski``, ``New York``), acronyms
+(``LGBTQ``) and CamelCase (``GitHub``). Fenced code and inline code are skipped entirely.
+
+Display names keep their case; :func:`normalize_entity` is the key the graph uses for a node, and
+lists are deduplicated on it (so ``#signing`` and ``Signing`` are one entity).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable
+from typing import Any
+from urllib.parse import unquote
+
+from memsearch import dates
+from memsearch.chunkers.fences import unfenced_lines
+
+__all__ = ["extract_entities", "frontmatter_entities", "normalize_entity", "unique_entities"]
+
+# ------------------------------------------------------------------------------------ word lists
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+#: Never an entity, wherever they stand: pronouns, determiners, question words, conjunctions,
+#: prepositions, auxiliaries, interjections, weekdays, months, relative days, markers.
+STOPWORDS: frozenset[str] = _words(
+    """
+    i me my mine myself we us our ours ourselves you your yours yourself yourselves he him his himself
+    she her hers herself it its itself they them their theirs themselves one ones someone somebody
+    something anyone anybody anything everyone everybody everything noone nobody nothing
+    the a an this that these those some any each every all both either neither no none other another
+    such own same few many much more most less least several enough
+    when what where who whom whose why how which whatever whenever wherever whoever however whether
+    and but or nor so yet if then than because though although unless while whereas since until till
+    also too very just only even still already again ever never always often sometimes usually
+    not yes yeah yep nope no ok okay oh ah aha hey hi hello hiya bye goodbye thanks thank please sorry
+    wow whoa oops hmm hm um uh well sure right great good nice cool awesome amazing congrats
+    congratulations welcome dear lol haha omg btw fyi imo tbh
+    of in on at to for from with by about into onto over under after before during above below
+    between among through throughout across along around against without within upon via per
+    up down out off near toward towards beyond behind beside besides despite like unlike as
+    is am are was were be been being do does did done doing have has had having will would shall
+    should can could may might must need ought let lets
+    here there now then today tomorrow yesterday tonight soon later earlier recently currently
+    monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur thurs fri sat sun
+    january february march april june july august september october november december
+    jan feb mar apr jun jul aug sep sept oct nov dec
+    morning afternoon evening night week weekend month year day
+    am pm utc gmt
+    todo fixme note notes nb ps re fw fwd tbd tba etc eg ie vs
+    mr mrs ms dr prof sir madam
+    """
+)
+
+#: Common words that are capitalised only because a sentence starts with them. A run of
+#: capitalised words at the start of a sentence loses such words from its front ("Met Ed Kowalski"
+#: gives "Ed Kowalski"). Inflections are checked too ("Prefers", "Rotated", "Finds"). Kept out on
+#: purpose: words that begin place and organisation names (New, North, San, United, Great...).
+COMMON_WORDS: frozenset[str] = _words(
+    """
+    about after again against ago almost alone along already alright anyway anyhow apparently around
+    back bad basically best better big bit certainly clearly close completely definitely different
+    early easy else especially eventually ever exactly except excited fine finally first fun funny
+    glad happy hard honestly hopefully huge important indeed instead interesting just kind last late
+    later least less life likely little long lot lots main maybe meanwhile moreover most mostly
+    much next normally now obviously often old once only other others otherwise overall perhaps
+    plus possibly pretty probably quick quite rather ready real really recently right same second
+    several short similarly simply small so somehow sometimes soon sorry still such suddenly
+    supposedly sure thankfully therefore third though thus tired true truly two unfortunately
+    useful various way whatever worth yet
+    accept add agree allow answer appear apply approve arrive ask attend avoid bake become begin
+    believe borrow break bring build buy call care carry catch change check choose clean climb close
+    collect come compare complete consider continue cook cost count cover create cut dance decide
+    deliver describe design destroy die discover discuss do draw dream drink drive drop eat enjoy
+    enter explain fail fall feel fight file fill find finish fix fly follow forget forgive form get
+    give go grow guess hand happen hate have hear help hide hike hit hold hope hurt imagine improve
+    include join keep kill know land laugh learn leave lend let lie like listen live look lose love
+    make manage mark matter mean meet mention mind miss move need notice offer open order organise
+    organize own paint pass pay pick place plan play point practise practice prefer prepare present
+    print promise prove publish pull push put reach read realise realize receive recommend record
+    reduce refuse relax release remember remind remove repeat reply report request rest return
+    review ride ring rise rotate run save say search see seem sell send serve set share shop show
+    sign sing sit sleep smile solve speak spend stand start stay stop study suggest support suppose
+    swim take talk taste teach tell test thank think throw touch train travel treat try turn
+    understand update use visit wait wake walk want wash watch wear win wish wonder work worry wrap
+    write
+    ate became began bought brought built came caught chose did drew drank drove fell felt fought
+    flew forgot found gave got grew had heard held hid hit hurt kept knew laid led left lent lost
+    made meant met paid put ran rang read rode rose said sang sat saw sent shot showed slept sold
+    spent spoke stood swam taught thought threw told took understood went woke won wore wrote
+    gone done seen known taken given written spoken
+    intro overview summary background context introduction conclusion example examples usage setup
+    install installation config configuration detail details status history changelog goal
+    problem solution question answer reason rule principle decision lesson thought thoughts
+    key release chapter part section appendix entry log ledger contact link reference resource task
+    idea misc faq team owner people person related open closed plan step risk issue bug
+    memory secret tool inbox token ceremony honesty privacy safety security value values promise
+    morning evening afternoon night photo picture family friend friends kid kids work home
+    loose note draft archive journal diary thing things maintainer owner
+    """
+)
+
+#: Endings of verbs, adverbs and abstract nouns: such a word opening a sentence is not a name.
+_SUFFIX_RE = re.compile(r"(?:ing|ly|tion|tions|sion|sions|ment|ments|ness|ship|ism|isms)$")
+_CONNECTORS = frozenset({"of", "de", "da", "di", "del", "der", "van", "von", "la", "le", "du", "bin", "al"})
+_CONTRACTION_RE = re.compile(r"['’](?:t|m|re|ve|ll|d)$", re.IGNORECASE)
+
+# --------------------------------------------------------------------------------------- patterns
+
+_WIKILINK_RE = re.compile(r"!?\[\[([^\[\]\n]+?)\]\]")
+_MDLINK_RE = re.compile(
+    r"(?<!!)\[([^\[\]\n]*)\]\(\s*(?:<([^<>\n]+)>|([^()\s]+))(?:\s+[\"'][^\"'\n]*[\"'])?\s*\)"
+)
+_IMAGE_RE = re.compile(r"!\[([^\[\]\n]*)\]\([^()\n]*\)")
+_CODE_SPAN_RE = re.compile(r"(`+)(?!`).+?(?<!`)\1(?!`)")
+_URL_RE = re.compile(r"<?(?:[a-zA-Z][a-zA-Z0-9+.-]*://|www\.|mailto:)(?:[^\s<>]*[^\s<>.,;:!?)\]'\"])?>?")
+_HTML_RE = re.compile(r"</?[a-zA-Z][^<>\n]*>")
+_TAG_RE = re.compile(r"(?<![\w#&/\\.:@\-])#([^\W_][\w/-]*|_[\w/-]+)")
+_EMPHASIS_RE = re.compile(r"\*+|~~|(?<!\w)_+|_+(?!\w)")
+_LINE_START_RE = re.compile(r"^\s*(?:#{1,6}\s+|>\s*)*(?:(?:[-*+]|\d{1,3}[.)])\s+)?(?:\[[ xX]\]\s+)?")
+_TOKEN_RE = re.compile(r"[^\W_][\w'’]*(?:-[^\W_][\w'’]*)*")
+_SENTENCE_END_RE = re.compile(r"[.!?:;…—–]|(?:^|\s)-(?:\s|$)")
+_SCHEME_RE = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
+_BREAK = " \u00a6 "  # put where something was removed: ends a run of capitalised words, starts no sentence
+
+
+def normalize_entity(name: str) -> str:
+    """The graph's node key for an entity: casefolded, no ``#``, ``-``/``_`` as spaces, single spaces."""
+    text = unicodedata.normalize("NFKC", str(name)).casefold().strip()
+    text = text.lstrip("#")
+    text = re.sub(r"[-_]+", " ", text)
+    return " ".join(text.split())
+
+
+def unique_entities(names: Iterable[str]) -> list[str]:
+    """Names deduplicated on :func:`normalize_entity`, first spelling and order kept."""
+    seen: set[str] = set()
+    out: list[str] = []
+    for name in names:
+        display = " ".join(str(name).split()).lstrip("#")
+        key = normalize_entity(display)
+        if key and key not in seen:
+            seen.add(key)
+            out.append(display)
+    return out
+
+
+# ---------------------------------------------------------------------------------- frontmatter
+
+_FM_KEYS = {
+    "tags": "tags",
+    "tag": "tags",
+    "entities": "entities",
+    "entity": "entities",
+    "people": "people",
+    "person": "people",
+    "project": "project",
+    "projects": "project",
+    "aliases": "aliases",
+    "alias": "aliases",
+}
+
+
+def frontmatter_entities(fm: dict[str, Any], title: str | None = None) -> tuple[list[str], dict[str, str]]:
+    """(entities, alias -> canonical name) declared in a file's frontmatter.
+
+    ``aliases`` map to the file's canonical name: frontmatter ``title``, else ``title`` (the
+    caller's file title). When a file declares aliases, the canonical name is an entity too.
+    """
+    found: dict[str, list[str]] = {"tags": [], "entities": [], "people": [], "project": [], "aliases": []}
+    if not isinstance(fm, dict):
+        return [], {}
+    for key, value in fm.items():
+        kind = _FM_KEYS.get(str(key).lower())
+        if kind:
+            found[kind].extend(_fm_values(value, split_spaces=kind == "tags"))
+    canonical = fm.get("title") if isinstance(fm.get("title"), str) and fm["title"].strip() else title
+    canonical = " ".join(canonical.split()) if canonical else None
+    aliases: dict[str, str] = {}
+    if canonical:
+        for alias in found["aliases"]:
+            if normalize_entity(alias) != normalize_entity(canonical):
+                aliases.setdefault(alias, canonical)
+    names = [canonical] if aliases and canonical else []
+    names += [*found["tags"], *found["entities"], *found["people"], *found["project"], *found["aliases"]]
+    return unique_entities(names), aliases
+
+
+def _fm_values(value: Any, *, split_spaces: bool) -> list[str]:
+    items = value if isinstance(value, list) else [value]
+    out: list[str] = []
+    for item in items:
+        if isinstance(item, list):
+            out.extend(_fm_values(item, split_spaces=split_spaces))
+            continue
+        if item is None or isinstance(item, dict | bool):
+            continue
+        text = str(item)
+        parts = re.split(r"[,\s]+", text) if split_spaces else text.split(",")
+        for part in parts:
+            name = _clean_name(part)
+            if any(ch.isalpha() for ch in name):
+                out.append(name)
+    return out
+
+
+def _clean_name(text: str) -> str:
+    text = text.strip().strip("\"'")
+    m = re.fullmatch(r"\[\[([^\]]+)\]\]", text)
+    if m:
+        text = _wikilink_target(m.group(1))
+    return " ".join(text.lstrip("#").split())
+
+
+# ------------------------------------------------------------------------------------ body text
+
+
+def extract_entities(text: str) -> list[str]:
+    """Entities named in markdown body text, in first-seen order, deduplicated."""
+    found: list[str] = []
+    for line in unfenced_lines(text):
+        if line.strip():
+            found.extend(_line_entities(line))
+    return unique_entities(found)
+
+
+def _line_entities(line: str) -> list[str]:
+    found: list[str] = []
+    targets: list[str] = []  # link targets go after the names, so "Ed Kowalski" is shown, not "ed-kowalski"
+    line = _CODE_SPAN_RE.sub(_BREAK, line)
+
+    def wikilink(m: re.Match[str]) -> str:
+        target = _wikilink_target(m.group(1))
+        if target:
+            found.append(target)
+        return _BREAK
+
+    line = _WIKILINK_RE.sub(wikilink, line)
+    line = _IMAGE_RE.sub(_BREAK, line)
+
+    def mdlink(m: re.Match[str]) -> str:
+        target = _link_target(m.group(2) or m.group(3) or "")
+        if target:
+            targets.append(target)
+        return f" {m.group(1)} "
+
+    line = _MDLINK_RE.sub(mdlink, line)
+    line = _URL_RE.sub(_BREAK, line)
+    line = _HTML_RE.sub(_BREAK, line)
+    heading = bool(re.match(r"^ {0,3}#{1,6}(?:\s|$)", line))
+    if heading:
+        line = re.sub(r"^ {0,3}#{1,6}", "", line)
+
+    def tag(m: re.Match[str]) -> str:
+        name = m.group(1).rstrip("/-")
+        if any(ch.isalpha() for ch in name):
+            found.append(name)
+        return _BREAK
+
+    line = _TAG_RE.sub(tag, line)
+    line = _EMPHASIS_RE.sub(" ", line)
+    found.extend(_capitalised_names(line, heading=heading))
+    return found + targets
+
+
+def _wikilink_target(inner: str) -> str:
+    target = inner.split("|", 1)[0].split("#", 1)[0].split("^", 1)[0].strip()
+    target = target.rstrip("/").rsplit("/", 1)[-1]
+    if target.lower().endswith(".md"):
+        target = target[:-3]
+    return " ".join(target.split())
+
+
+def _link_target(href: str) -> str:
+    """The stem of a link to another vault file; "" for web links, anchors, images and the like."""
+    href = href.strip()
+    if not href or href.startswith("#") or _SCHEME_RE.match(href) or href.startswith("//"):
+        return ""
+    path = unquote(href.split("#", 1)[0].split("?", 1)[0]).rstrip("/")
+    name = path.rsplit("/", 1)[-1]
+    for ext in (".md", ".markdown"):
+        if name.lower().endswith(ext):
+            return name[: -len(ext)].strip()
+    return ""
+
+
+def _capitalised_names(line: str, *, heading: bool = False) -> list[str]:
+    """Runs of capitalised words, without stopwords and sentence-initial common words."""
+    names: list[str] = []
+    prefix = _LINE_START_RE.match(line)
+    pos = prefix.end() if prefix else 0
+    stamp = dates.find_leading_datetime(line)
+    if stamp is not None and line[pos : stamp[1]].strip():  # "- 2025-03-03 09:14 Opened ..." opens a sentence
+        pos = stamp[1]
+    run: list[str] = []
+    run_initial = False
+    pending_connector: str | None = None
+    sentence_start = True
+
+    def flush() -> None:
+        nonlocal run, run_initial
+        names.extend(_run_names(run, run_initial, heading))
+        run, run_initial = [], False
+
+    for m in _TOKEN_RE.finditer(line, pos):
+        gap = line[pos : m.start()]
+        pos = m.end()
+        if gap.strip():  # punctuation between words ends a run
+            flush()
+            pending_connector = None
+            sentence_start = bool(_SENTENCE_END_RE.search(gap))
+        token = _clean_token(m.group(0))
+        if not token:
+            flush()
+            sentence_start = False
+            continue
+        if token[0].isupper():
+            if pending_connector and run:
+                run.append(pending_connector)
+            elif not run:
+                run_initial = sentence_start
+            pending_connector = None
+            run.append(token)
+        elif run and token.casefold() in _CONNECTORS and pending_connector is None:
+            pending_connector = token
+        else:
+            flush()
+            pending_connector = None
+        sentence_start = False
+    flush()
+    return names
+
+
+def _clean_token(token: str) -> str:
+    token = re.sub(r"['’]s$|['’]$", "", token, flags=re.IGNORECASE)
+    parts = token.split("-")
+    kept = [parts[0]]
+    for part in parts[1:]:  # "Ed25519-based" -> "Ed25519"; "Jean-Luc" stays whole
+        if not part or not (part[0].isupper() or part[0].isdigit()):
+            break
+        kept.append(part)
+    return "-".join(kept)
+
+
+def _run_names(run: list[str], initial: bool, everywhere: bool = False) -> list[str]:
+    """Split a run of capitalised words at stopwords; trim a sentence-initial common opening.
+
+    With ``everywhere`` (a Title Case heading) every piece is trimmed like a sentence start.
+    """
+    out: list[str] = []
+    piece: list[str] = []
+    first_piece = True
+
+    def close() -> None:
+        nonlocal piece, first_piece
+        words = piece
+        while words and words[-1].casefold() in _CONNECTORS:
+            words = words[:-1]
+        if (first_piece and initial) or everywhere:
+            while words and _is_common(words[0]):
+                words = words[1:]
+        while words and words[0].casefold() in _CONNECTORS:
+            words = words[1:]
+        if everywhere and len(words) == 1 and not _name_like(words[0]):
+            words = []  # a lone word of a Title Case heading is a topic, not a name ("## Contacts")
+        name = " ".join(words)
+        if len(name) > 1:
+            out.append(name)
+        piece, first_piece = [], everywhere
+
+    for word in run:
+        if piece and word.casefold() in _CONNECTORS:
+            piece.append(word)  # "University of Oxford"; a trailing connector is trimmed on close
+            continue
+        if _is_stopword(word):
+            if piece:
+                close()
+            first_piece = everywhere  # after "The" or "When", a capital is the name's own
+            continue
+        piece.append(word)
+    if piece:
+        close()
+    return out
+
+
+def _is_stopword(word: str) -> bool:
+    low = word.casefold()
+    return low in STOPWORDS or bool(_CONTRACTION_RE.search(low)) or len(word) == 1
+
+
+def _is_common(word: str) -> bool:
+    """A word (or an inflection of one) from the common list; or a typical verb/adverb/noun ending."""
+    low = word.casefold().replace("’", "'")
+    head = low.split("-", 1)[0]
+    if low in STOPWORDS or head in COMMON_WORDS:
+        return True
+    for base in _bases(head):
+        if base in COMMON_WORDS:
+            return True
+    return bool(_SUFFIX_RE.search(head)) and len(head) >= 6 and not word.isupper()
+
+
+def _bases(word: str) -> list[str]:
+    """Candidate dictionary forms of an inflected word: prefers -> prefer, rotated -> rotate."""
+    out = []
+    if word.endswith("ies") and len(word) > 4:
+        out.append(word[:-3] + "y")
+    if word.endswith("es") and len(word) > 3:
+        out.append(word[:-2])
+    if word.endswith("s") and len(word) > 3 and not word.endswith("ss"):
+        out.append(word[:-1])
+    if word.endswith("ied") and len(word) > 4:
+        out.append(word[:-3] + "y")
+    if word.endswith("ed") and len(word) > 4:
+        out.extend([word[:-2], word[:-1]])
+        if len(word) > 5 and word[-3] == word[-4]:  # stopped -> stop
+            out.append(word[:-3])
+    if word.endswith("ing") and len(word) > 5:
+        out.extend([word[:-3], word[:-3] + "e"])
+        if word[-4] == word[-5]:  # running -> run
+            out.append(word[:-4])
+    return out
+
+
+def _name_like(word: str) -> bool:
+    """Shaped like a name whatever its position: an acronym, CamelCase, or letters with digits."""
+    return (
+        (word.isupper() and len(word) >= 2)
+        or any(ch.isupper() for ch in word[1:])
+        or (any(ch.isdigit() for ch in word) and any(ch.isalpha() for ch in word))
+    )

@@ -1,0 +1,533 @@
+"""Chunkers: exact line ranges on small inputs, one test per rule, and coverage properties."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from memsearch.chunkers import chunk_file
+from memsearch.chunkers.document import split_lines
+from memsearch.chunkers.fences import fence_ids
+from memsearch.chunkers.frontmatter import split_frontmatter
+from memsearch.config import Settings
+from memsearch.errors import ChunkingError
+from memsearch.models import ParsedFile
+
+VAULT = Path(__file__).parent / "fixtures" / "vault"
+S = Settings()
+
+
+def parse(path: str, text: str, **changes: object) -> ParsedFile:
+    return chunk_file(path, text, replace(S, **changes) if changes else S)
+
+
+def spans(path: str, text: str, **changes: object) -> list[tuple[int, int]]:
+    return [(c.start_line, c.end_line) for c in parse(path, text, **changes).chunks]
+
+
+def md(*lines: str) -> str:
+    return "\n".join(lines) + "\n"
+
+
+def utc(*parts: int) -> datetime:
+    return datetime(*parts, tzinfo=UTC)
+
+
+# ----------------------------------------------------------------------------------------- sections
+
+
+def test_sections_split_at_h1_and_h2_deeper_headings_stay_inside():
+    text = md(
+        "Preamble line.",  # 1
+        "",
+        "# Redflag",  # 3
+        "Intro.",
+        "",
+        "## Signing keys",  # 6
+        "Ed25519.",
+        "### Rotation",  # 8
+        "Quarterly.",
+        "## Contacts",  # 10
+        "Ed.",
+    )
+    assert spans("reference/redflag.md", text) == [(1, 1), (3, 4), (6, 9), (10, 11)]
+
+
+def test_sections_bare_title_joins_its_first_child_section_but_empty_sibling_stays():
+    text = md("# Redflag", "", "## Overview", "Text.", "## Empty", "## Next", "More.")
+    assert spans("reference/redflag.md", text) == [(1, 4), (5, 5), (6, 7)]
+
+
+def test_sections_header_is_title_and_heading_path_without_the_chunks_own_heading():
+    text = md(
+        "---",
+        "title: Redflag",
+        "---",
+        "# Redflag",  # 4
+        "Intro.",
+        "## Signing keys",  # 6
+        "Ed25519 keys.",
+        "### Rotation",  # 8
+        "Quarterly.",
+    )
+    pf = parse("reference/redflag.md", text, max_chunk_chars=30)
+    by_start = {c.start_line: c for c in pf.chunks}
+    assert by_start[4].header == "Redflag"
+    assert by_start[6].header == "Redflag"  # "Signing keys" is its own first line
+    assert by_start[6].heading == "Signing keys"
+    assert by_start[8].header == "Redflag > Signing keys"  # split off by the over-long rule
+    assert by_start[8].heading == "Rotation"
+
+
+def test_sections_header_uses_other_h1_instead_of_title_from_first_heading():
+    text = md("# Alpha", "a", "# Beta", "b", "## Sub", "c")
+    chunks = parse("notes.md", text).chunks
+    assert [c.header for c in chunks] == ["", "", "Beta"]
+    assert parse("notes.md", text).title == "Alpha"
+
+
+def test_sections_timestamp_from_frontmatter_then_filename_then_none():
+    fm = md("---", "updated: 2025-01-02", "created: 2024-12-01", "---", "Body.")
+    c = parse("reference/x.md", fm).chunks[0]
+    assert (c.timestamp, c.timestamp_source) == (utc(2024, 12, 1), "frontmatter")
+    c = parse("reference/2025-02-03-notes.md", "Body.\n").chunks[0]
+    assert (c.timestamp, c.timestamp_source) == (utc(2025, 2, 3), "filename")
+    c = parse("reference/notes.md", "Body.\n").chunks[0]
+    assert (c.timestamp, c.timestamp_source) == (None, "none")
+
+
+def test_sections_dated_heading_dates_its_section():
+    text = md("# Notes", "Undated.", "## 2025-03-12 — after the rotation", "It went well.")
+    chunks = parse("aster/notes.md", text).chunks
+    assert chunks[0].timestamp is None
+    assert (chunks[1].timestamp, chunks[1].timestamp_source) == (utc(2025, 3, 12), "heading")
+
+
+def test_hash_tag_and_headings_inside_fences_are_not_headings():
+    text = md("## Real", "#notaheading", "```", "# not a heading", "## nor this", "```", "after")
+    assert spans("system/x.md", text) == [(1, 7)]
+
+
+# ------------------------------------------------------------------------------------------ journal
+
+LOCOMO = (
+    "# 1:56 pm on 8 May, 2023\n"
+    "\n"
+    "Caroline: Hey Mel! Good to see you! How have you been?\n"
+    "\n"
+    "Melanie: Hey Caroline! Good to see you! I'm swamped with the kids & work. "
+    "[shares a photo of a family at the beach]\n"
+    "\n"
+    "Caroline: I went to a LGBTQ support group yesterday and it was so powerful.\n"
+)
+
+
+def test_journal_locomo_session_gives_one_chunk_per_turn():
+    pf = parse("journal/2023-05-08-session-01.md", LOCOMO)
+    assert [(c.start_line, c.end_line) for c in pf.chunks] == [(1, 3), (5, 5), (7, 7)]
+    assert all(c.timestamp == utc(2023, 5, 8, 13, 56) for c in pf.chunks)
+    assert all(c.timestamp_source == "heading" for c in pf.chunks)
+    assert all(c.heading == "1:56 pm on 8 May, 2023" for c in pf.chunks)
+    # the first turn holds the heading line itself; the others name it in their header
+    assert [c.header for c in pf.chunks] == ["", "1:56 pm on 8 May, 2023", "1:56 pm on 8 May, 2023"]
+    assert pf.chunks[1].text.startswith("Melanie:")
+    assert all(c.fact_type == "experience" and c.territory == "journal" for c in pf.chunks)
+
+
+def test_journal_blank_lines_and_headings_separate_entries():
+    text = md(
+        "# 2025-03-11",  # 1
+        "",
+        "Morning: one.",  # 3
+        "still morning.",
+        "",
+        "Afternoon: two.",  # 6
+        "## Evening",  # 7: a heading starts an entry even without a blank line
+        "Walked.",
+        "",
+        "",
+        "- a",  # 11: a list with no blank line is one paragraph
+        "- b",
+    )
+    assert spans("journal/x.md", text) == [(1, 4), (6, 6), (7, 8), (11, 12)]
+
+
+def test_journal_fenced_block_with_blank_lines_stays_in_one_chunk():
+    text = md("Code:", "```", "a = 1", "", "b = 2", "```", "", "After.")
+    assert spans("journal/x.md", text) == [(1, 6), (8, 8)]
+
+
+def test_journal_heading_followed_by_heading_joins_the_first_paragraph():
+    text = md("# 2025-03-11", "", "## Morning", "", "Coffee.", "", "Tea.")
+    pf = parse("journal/x.md", text)
+    assert [(c.start_line, c.end_line) for c in pf.chunks] == [(1, 5), (7, 7)]
+    assert pf.chunks[0].heading == "Morning"
+    assert pf.chunks[1].header == "2025-03-11 > Morning"
+
+
+def test_journal_timestamp_sources():
+    text = md(
+        "---",
+        "date: 2025-01-05",
+        "---",
+        "Plain paragraph.",  # 4: frontmatter
+        "",
+        "2025-01-06 09:00 A dated paragraph.",  # 6: line
+        "",
+        "# 7 January 2025",  # 8: heading
+        "Under the heading.",
+        "",
+        "May 2025 will be busy.",  # 11: a month at the start never overrides a heading
+        "",
+        "2025-01-09 Postscript.",  # 13: a full date does
+    )
+    got = [(c.start_line, c.timestamp, c.timestamp_source) for c in parse("journal/x.md", text).chunks]
+    assert got == [
+        (4, utc(2025, 1, 5), "frontmatter"),
+        (6, utc(2025, 1, 6, 9), "line"),
+        (8, utc(2025, 1, 7), "heading"),
+        (11, utc(2025, 1, 7), "heading"),
+        (13, utc(2025, 1, 9), "line"),
+    ]
+    c = parse("journal/2025-02-01.md", "Nothing dated.\n").chunks[0]
+    assert (c.timestamp, c.timestamp_source, c.header) == (utc(2025, 2, 1), "filename", "2025-02-01")
+    c = parse("journal/diary.md", "---\ndate: 2025-01-05\n---\nText.\n").chunks[0]
+    assert c.header == "diary — 2025-01-05"  # a dated entry names its date when its text does not
+
+
+# ------------------------------------------------------------------------------------------- ledger
+
+
+def test_ledger_one_timed_line_per_chunk_with_continuations():
+    text = md(
+        "Preamble about this ledger.",  # 1
+        "",
+        "- 2025-03-03 09:14 — Opened the rotation.",  # 3
+        "- 2025-03-05 16:40 — Mara approved the key.",  # 4
+        "  - ceremony on the backup token",
+        "  continued here",
+        "- [2025-03-11 11:02] Rotated the keys.",  # 7
+        "",
+        "**2025-03-18** Ed asked for a checklist.",  # 9
+        "    indented note",
+    )
+    pf = parse("aster/ledger/2025-03.md", text)
+    assert [(c.start_line, c.end_line) for c in pf.chunks] == [(1, 1), (3, 3), (4, 6), (7, 7), (9, 10)]
+    got = [(c.timestamp, c.timestamp_source) for c in pf.chunks]
+    assert got == [
+        (utc(2025, 3, 1), "filename"),
+        (utc(2025, 3, 3, 9, 14), "line"),
+        (utc(2025, 3, 5, 16, 40), "line"),
+        (utc(2025, 3, 11, 11, 2), "line"),
+        (utc(2025, 3, 18), "line"),
+    ]
+    assert pf.chunks[1].heading == "2025-03-03 09:14"
+
+
+def test_ledger_heading_joins_the_entry_below_it():
+    text = md("# Ledger — March 2025", "", "- 2025-03-03 Opened.", "## Week 11", "- 2025-03-11 Rotated.")
+    pf = parse("aster/ledger/2025-03.md", text)
+    assert [(c.start_line, c.end_line) for c in pf.chunks] == [(1, 3), (4, 5)]
+    assert pf.chunks[1].timestamp == utc(2025, 3, 11)
+    assert pf.chunks[1].header == "Ledger — March 2025"
+    assert pf.chunks[1].heading == "Week 11"
+
+
+# ----------------------------------------------------------------------------------------- chapters
+
+
+def test_chapters_split_at_h1_only():
+    text = md("---", "title: The Long Key", "---", "# One", "a", "## Scene", "b", "# Two", "c")
+    pf = parse("literature/the-long-key.md", text)
+    assert [(c.start_line, c.end_line) for c in pf.chunks] == [(4, 7), (8, 9)]
+    assert [c.heading for c in pf.chunks] == ["One", "Two"]
+    assert [c.header for c in pf.chunks] == ["The Long Key", "The Long Key"]
+
+
+def test_chapters_file_without_heading_is_one_chapter_titled_by_frontmatter():
+    text = md("---", "title: A Short Story", "---", "First paragraph.", "", "Second paragraph.")
+    pf = parse("literature/story.md", text)
+    assert [(c.start_line, c.end_line) for c in pf.chunks] == [(4, 6)]
+    assert pf.chunks[0].heading == "A Short Story"
+    assert pf.title == "A Short Story"
+
+
+def test_chapters_long_chapter_is_split_with_header():
+    paragraph = "The token slept in its drawer for ninety days. " * 3
+    text = md("# One", paragraph, "", paragraph, "", paragraph, "", paragraph)
+    pf = parse("literature/x.md", text, max_chunk_chars=350)
+    assert [(c.start_line, c.end_line) for c in pf.chunks] == [(1, 4), (6, 8)]
+    assert [c.header for c in pf.chunks] == ["", "One"]
+    assert all(c.heading == "One" for c in pf.chunks)
+
+
+# ------------------------------------------------------------------------------------------ archive
+
+
+def test_archive_splits_at_separators_and_month_boundaries():
+    text = md(
+        "# Archive 2024",  # 1
+        "## November 2024",  # 2
+        "- 2024-11-04 Decided to move off RSA.",
+        "- 2024-11-20 Reviewed the proposal.",
+        "",
+        "---",  # 6 closes the chunk above
+        "",
+        "Notes from the review.",  # 8
+        "## Misc",  # 9: undated heading right above a new month goes with it
+        "- 2024-12-02 Ordered tokens.",  # 10
+        "- 2024-12-16 First signature.",
+        "```",  # 12: a fence is never cut, and dates inside it do not count
+        "2025-01-01 not a boundary",
+        "```",
+        "- 2025-01-03 New year.",  # 15
+    )
+    pf = parse("archive/2024.md", text)
+    assert [(c.start_line, c.end_line) for c in pf.chunks] == [(1, 6), (8, 8), (9, 14), (15, 15)]
+    got = [(c.timestamp, c.timestamp_source) for c in pf.chunks]
+    assert got == [
+        (utc(2024, 11, 1), "heading"),
+        (utc(2024, 11, 20), "line"),  # no date of its own: the last one above it
+        (utc(2024, 12, 2), "line"),
+        (utc(2025, 1, 3), "line"),
+    ]
+    assert pf.chunks[1].header == "Archive 2024 > November 2024 — 2024-11-20"
+
+
+def test_archive_separator_at_top_joins_the_chunk_below():
+    assert spans("archive/x.md", md("---", "", "First.", "---", "Second.")) == [(1, 4), (5, 5)]
+
+
+# ---------------------------------------------------------------------------------------- over-long
+
+
+def test_overlong_prefers_heading_then_blank_then_sentence_then_line():
+    a, b = "a" * 40, "b" * 40
+    heading = md(a, a, "### H", b, "", b)
+    assert spans("system/x.md", heading, max_chunk_chars=100) == [(1, 2), (3, 6)]
+    blank = md(a, "", a, a, b)
+    assert spans("system/x.md", blank, max_chunk_chars=130) == [(1, 1), (3, 5)]
+    sentence = md(a, a + ".", b, b)
+    assert spans("system/x.md", sentence, max_chunk_chars=130) == [(1, 2), (3, 4)]
+    lines = md(a, a, b, b)
+    assert spans("system/x.md", lines, max_chunk_chars=130) == [(1, 2), (3, 4)]
+
+
+def test_overlong_pieces_are_even_and_keep_header():
+    text = md("# Title", *[f"Sentence number {i} is here." for i in range(30)])
+    pf = parse("system/x.md", text, max_chunk_chars=300)
+    sizes = [len(c.text) for c in pf.chunks]
+    assert all(s <= 300 for s in sizes)
+    assert max(sizes) - min(sizes) < 60
+    assert [c.header for c in pf.chunks[1:]] == ["Title"] * (len(pf.chunks) - 1)
+
+
+def test_overlong_never_splits_a_fence_and_keeps_unsplittable_whole():
+    code = ["```", *[f"line_{i} = {i}" for i in range(20)], "```"]
+    text = md("Intro.", *code, "Outro.")
+    got = spans("system/x.md", text, max_chunk_chars=60)
+    assert got == [(1, 1), (2, 23), (24, 24)]
+    long_line = "word " * 100
+    assert spans("system/x.md", long_line, max_chunk_chars=50) == [(1, 1)]
+
+
+# ------------------------------------------------------------------------------- fact type, titles
+
+
+def test_fact_type_frontmatter_wins_over_territory():
+    assert parse("journal/x.md", "Text.\n").chunks[0].fact_type == "experience"
+    assert parse("reference/x.md", "Text.\n").chunks[0].fact_type == "world"
+    fm = "---\nfact_type: World\n---\nText.\n"
+    assert parse("journal/x.md", fm).chunks[0].fact_type == "world"
+    bogus = "---\nfact_type: opinion\n---\nText.\n"
+    assert parse("journal/x.md", bogus).chunks[0].fact_type == "experience"
+
+
+def test_title_from_frontmatter_then_first_h1_then_stem():
+    assert parse("a/b/note.md", "---\ntitle: Given\n---\n# Heading\n").title == "Given"
+    assert parse("a/b/note.md", "## Sub\n# Heading\n").title == "Heading"
+    assert parse("a/b/note.md", "## Sub\ntext\n").title == "note"
+
+
+def test_chunk_entities_are_body_plus_frontmatter():
+    text = md("---", "title: Redflag", "aliases: [RF]", "tags: [security]", "---", "Ask Ed Kowalski.")
+    pf = parse("reference/redflag.md", text)
+    assert pf.aliases == {"RF": "Redflag"}
+    assert pf.chunks[0].entities == ("Ed Kowalski", "Redflag", "security", "RF")
+
+
+# ------------------------------------------------------------------------------------ bad content
+
+
+@pytest.mark.parametrize(
+    ("front", "problem"),
+    [
+        ("---\ntitle: [unclosed\n---\n", "invalid YAML"),
+        ("---\nx: !!python/object/apply:os.system ['echo hi']\n---\n", "invalid YAML"),
+        ("---\n- a\n- b\n---\n", "not a mapping"),
+        ("---\ntitle: never closed\n", "no closing"),
+    ],
+)
+def test_malformed_frontmatter_is_plain_text_with_a_warning(front, problem):
+    text = front + "Body line.\n"
+    pf = parse("reference/x.md", text)
+    assert len(pf.warnings) == 1 and "malformed frontmatter" in pf.warnings[0] and problem in pf.warnings[0]
+    assert pf.frontmatter == {}
+    assert pf.chunks[0].start_line == 1
+    assert pf.chunks[-1].text.endswith("Body line.")
+
+
+def test_frontmatter_values_are_json_safe_and_lines_count_from_the_file_top():
+    text = md("---", "date: 2025-03-11", "tags: [a, b]", "---", "", "Body.")
+    pf = parse("journal/x.md", text)
+    assert pf.frontmatter == {"date": "2025-03-11", "tags": ["a", "b"]}
+    assert spans("journal/x.md", text) == [(6, 6)]
+
+
+@pytest.mark.parametrize("text", ["", "\n\n", "   \n\t\n", "---\ntitle: Only\n---\n"])
+def test_empty_files_give_no_chunks(text):
+    for path in ("system/x.md", "journal/x.md", "aster/ledger/x.md", "literature/x.md", "archive/x.md"):
+        assert parse(path, text).chunks == ()
+
+
+def test_unterminated_fence_runs_to_end_of_file():
+    text = md("# A", "text", "```", "# not a heading", "", "## nor this", "", "- 2025-03-03 not an entry")
+    for path in ("system/x.md", "journal/x.md", "aster/ledger/x.md", "archive/x.md"):
+        assert spans(path, text) == [(1, 8)], path
+
+
+def test_crlf_input_gives_the_same_chunks_without_carriage_returns():
+    for path in ("system/x.md", "journal/x.md"):
+        lf = parse(path, LOCOMO)
+        crlf = parse(path, LOCOMO.replace("\n", "\r\n"))
+        assert [(c.start_line, c.end_line, c.text) for c in crlf.chunks] == [
+            (c.start_line, c.end_line, c.text) for c in lf.chunks
+        ]
+        assert all("\r" not in c.text for c in crlf.chunks)
+
+
+def test_chunking_error_only_for_bugs():
+    with pytest.raises(ChunkingError):
+        chunk_file("x.md", None, S)  # type: ignore[arg-type]
+
+
+# --------------------------------------------------------------------------------- fixture vault
+
+
+def test_fixture_vault_chunks_cleanly():
+    files = sorted(VAULT.rglob("*.md"))
+    assert 8 <= len(files) <= 15
+    for path in files:
+        rel = path.relative_to(VAULT).as_posix()
+        text = path.read_text(encoding="utf-8")
+        pf = check_invariants(rel, text, S)
+        assert pf.warnings == (), rel
+        assert pf.chunks, rel
+
+
+def test_fixture_redflag_signing_keys_section_holds_its_code():
+    text = (VAULT / "reference/redflag.md").read_text(encoding="utf-8")
+    pf = parse("reference/redflag.md", text)
+    keys = next(c for c in pf.chunks if c.heading == "Signing keys")
+    assert "sign_ed25519" in keys.text and "### Rotation" in keys.text
+    assert {"Ed25519", "Redflag", "RF"} <= set(keys.entities)
+    assert pf.aliases == {"RF": "Redflag", "red flag": "Redflag"}
+
+
+# ------------------------------------------------------------------------------------- properties
+
+PATHS = {
+    "sections": "system/x.md",
+    "journal": "journal/2025-03-11.md",
+    "ledger": "aster/ledger/2025-03.md",
+    "chapters": "literature/x.md",
+    "archive": "archive/2024.md",
+}
+LINES = [
+    "",
+    "",
+    "",
+    "# Title",
+    "## Section",
+    "### Deep",
+    "#tag line",
+    "Plain text line.",
+    "Ed Kowalski met Mara in New York.",
+    "- 2025-03-14 10:00 rotated keys",
+    "  - sub bullet",
+    "2025-04-01: a new month",
+    "# 8 May 2023",
+    "## March 2025",
+    "```",
+    "~~~",
+    "```python",
+    "---",
+    "...",
+    "x" * 90,
+    "word " * 30,
+    "title: x",
+    "   ",
+    "> quote",
+    "1. item",
+    "- [2025-03-15] bracket date",
+    "**2025-05-02** bold date",
+    "Sentence one. Sentence two!",
+]
+line_strategy = st.one_of(st.sampled_from(LINES), st.text(alphabet="ab #-`~\r\n.:[]*", max_size=12))
+
+
+def check_invariants(path: str, text: str, s: Settings) -> ParsedFile:
+    """Every rule of a chunking that holds whatever the content."""
+    pf = chunk_file(path, text, s)
+    lines = split_lines(text)
+    body_start = split_frontmatter(lines).body_start
+    fences = fence_ids(lines, body_start)
+    owner: dict[int, int] = {}
+    prev_end = body_start
+    for k, c in enumerate(pf.chunks):
+        assert prev_end < c.start_line <= c.end_line <= len(lines)
+        prev_end = c.end_line
+        assert c.text == "\n".join(lines[c.start_line - 1 : c.end_line])
+        assert lines[c.start_line - 1].strip() and lines[c.end_line - 1].strip()
+        assert len(c.header) <= 200
+        assert c.timestamp is None or c.timestamp.tzinfo is not None
+        assert (c.timestamp is None) == (c.timestamp_source == "none")
+        for i in range(c.start_line - 1, c.end_line):
+            owner[i] = k
+        if len(c.text) > s.max_chunk_chars:  # only what has no allowed break inside may stay long
+            inner = range(c.start_line, c.end_line)  # 0-based line indexes that could start a piece
+            assert not any(
+                lines[i].strip() and not (fences[i] >= 0 and fences[i] == fences[i - 1]) for i in inner
+            ), (path, c.start_line, c.end_line)
+    for i in range(body_start, len(lines)):
+        if lines[i].strip():
+            assert i in owner, (path, i + 1, lines[i])
+    per_fence: dict[int, set[int]] = {}
+    for i, f in enumerate(fences):
+        if f >= 0 and lines[i].strip():
+            per_fence.setdefault(f, set()).add(owner[i])
+    assert all(len(v) == 1 for v in per_fence.values())
+    return pf
+
+
+@pytest.mark.parametrize("strategy", sorted(PATHS))
+def test_chunks_cover_every_line_once_property(strategy):
+    @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(
+        lines=st.lists(line_strategy, max_size=40),
+        limit=st.sampled_from([60, 200, 1500]),
+        front=st.booleans(),
+        newline=st.sampled_from(["\n", "\r\n"]),
+    )
+    def run(lines, limit, front, newline):
+        text = newline.join(lines)
+        if front:
+            text = "---\ntitle: T\ndate: 2025-01-02\n---\n" + text
+        check_invariants(PATHS[strategy], text, replace(S, max_chunk_chars=limit))
+
+    run()

@@ -1,0 +1,106 @@
+"""Entities: each source, aliases, what is skipped, and the node key."""
+
+from __future__ import annotations
+
+import pytest
+
+from memsearch.entities import extract_entities, frontmatter_entities, normalize_entity, unique_entities
+
+
+def test_wikilinks_give_their_target():
+    text = "See [[Redflag|the project]], [[Signing keys#Rotation]], ![[Ed25519]] and [[people/Mara Lin]]."
+    assert extract_entities(text) == ["Redflag", "Signing keys", "Ed25519", "Mara Lin"]
+
+
+def test_hash_tags_but_not_headings_numbers_or_url_fragments():
+    text = "# Heading\nRotated keys #redflag #project/signing, issue #123, see https://x.org/page#frag a#b"
+    assert extract_entities(text) == ["redflag", "project/signing"]
+
+
+def test_markdown_links_to_vault_files_give_the_stem():
+    text = (
+        "Read [the page](../reference/redflag.md#signing-keys) and [notes](<my notes.md>) "
+        "but not [site](https://example.org/a.md), [anchor](#top) or ![img](pic.png)."
+    )
+    assert extract_entities(text) == ["redflag", "my notes"]
+
+
+def test_link_text_names_come_before_the_link_target():
+    assert extract_entities("Ask [Ed Kowalski](people/ed-kowalski.md).") == ["Ed Kowalski"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("We met Ed Kowalski in New York.", ["Ed Kowalski", "New York"]),
+        ("The LGBTQ group uses GitHub and OpenAI tools.", ["LGBTQ", "GitHub", "OpenAI"]),
+        ("Went to the University of Oxford with Caroline's sister.", ["University of Oxford", "Caroline"]),
+        ("Caroline: Hey Mel! Good to see you!", ["Caroline", "Mel"]),
+        ("Yesterday I went out. When Mara came, This was OK.", ["Mara"]),
+        ("On Monday in March, I saw nothing.", []),
+        ("Rotated the keys. Prefers short notes. Finally done.", []),
+        ("- 2025-03-03 09:14 — Opened the rotation for Redflag.", ["Redflag"]),
+        ("## Signing Keys and Contacts", []),
+        ("## Ed25519 and Mara Lin", ["Ed25519", "Mara Lin"]),
+        ("I'm sure Don't matter. It's Ed's call.", ["Ed"]),
+    ],
+)
+def test_capitalised_names(text, expected):
+    assert extract_entities(text) == expected
+
+
+def test_code_is_skipped_entirely():
+    text = "Intro by Mara.\n```python\nsign_ed25519(KeyHandle)  # SecretName\n```\nCall `Token.open` now."
+    assert extract_entities(text) == ["Mara"]
+    assert extract_entities("~~~\n[[Hidden]] #hidden\n") == []  # unterminated fence runs to the end
+
+
+def test_emphasis_does_not_hide_names():
+    assert extract_entities("Ask **Ed Kowalski** or _Mara Lin_.") == ["Ed Kowalski", "Mara Lin"]
+
+
+def test_deduplicated_case_insensitively_first_spelling_kept():
+    assert extract_entities("#redflag then Redflag then [[redflag]]") == ["redflag"]
+    assert unique_entities(["#Signing-Keys", "signing keys", "Signing_keys", "x"]) == ["Signing-Keys", "x"]
+
+
+def test_frontmatter_sources_strings_and_lists():
+    fm = {
+        "title": "Redflag",
+        "tags": "security, #signing crypto",
+        "entities": ["Ed25519", "HSM"],
+        "people": ["[[Ed Kowalski]]", "Mara Lin"],
+        "project": "redflag",
+        "aliases": ["RF", "red flag"],
+        "other": "Ignored Name",
+    }
+    names, aliases = frontmatter_entities(fm)
+    expected = ["Redflag", "security", "signing", "crypto", "Ed25519", "HSM", "Ed Kowalski", "Mara Lin"]
+    assert names == [*expected, "RF", "red flag"]
+    assert aliases == {"RF": "Redflag", "red flag": "Redflag"}
+
+
+def test_frontmatter_aliases_map_to_the_given_title_when_frontmatter_has_none():
+    names, aliases = frontmatter_entities({"aliases": "Ed, EK"}, title="Ed Kowalski")
+    assert aliases == {"Ed": "Ed Kowalski", "EK": "Ed Kowalski"}
+    assert names == ["Ed Kowalski", "Ed", "EK"]
+
+
+def test_frontmatter_odd_values_are_ignored():
+    fm = {"tags": [None, {"a": 1}, 3, ["nested"]], "people": True, "project": 7.5}
+    assert frontmatter_entities(fm) == (["nested"], {})  # a number is no name, as with #123
+    assert frontmatter_entities("not a dict") == ([], {})  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("name", "key"),
+    [
+        ("Ed Kowalski", "ed kowalski"),
+        ("#Signing_Keys", "signing keys"),
+        ("  red-flag   service ", "red flag service"),
+        ("STRASSE", "strasse"),
+        ("Straße", "strasse"),
+    ],
+)
+def test_normalize_entity(name, key):
+    assert normalize_entity(name) == key
