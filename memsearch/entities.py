@@ -130,6 +130,7 @@ _EMPHASIS_RE = re.compile(r"\*+|~~|(?<!\w)_+|_+(?!\w)")
 _LINE_START_RE = re.compile(r"^\s*(?:#{1,6}\s+|>\s*)*(?:(?:[-*+]|\d{1,3}[.)])\s+)?(?:\[[ xX]\]\s+)?")
 _TOKEN_RE = re.compile(r"[^\W_][\w'’]*(?:-[^\W_][\w'’]*)*")
 _SENTENCE_END_RE = re.compile(r"[.!?:;…—–]|(?:^|\s)-(?:\s|$)")
+_POSSESSIVE_RE = re.compile(r"['’][sS]$|['’]$")
 _SCHEME_RE = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
 _BREAK = " \u00a6 "  # put where something was removed: ends a run of capitalised words, starts no sentence
 
@@ -309,8 +310,9 @@ def _capitalised_names(line: str, *, heading: bool = False) -> list[str]:
 
     def flush() -> None:
         nonlocal run, run_initial
-        names.extend(_run_names(run, run_initial, heading))
-        run, run_initial = [], False
+        if run:
+            names.extend(_run_names(run, run_initial, heading))
+            run, run_initial = [], False
 
     for m in _TOKEN_RE.finditer(line, pos):
         gap = line[pos : m.start()]
@@ -319,11 +321,11 @@ def _capitalised_names(line: str, *, heading: bool = False) -> list[str]:
             flush()
             pending_connector = None
             sentence_start = bool(_SENTENCE_END_RE.search(gap))
-        token = _clean_token(m.group(0))
-        if not token:
-            flush()
+        token = m.group(0)
+        if not run and not token[0].isupper():
             sentence_start = False
             continue
+        token = _clean_token(token)
         if token[0].isupper():
             if pending_connector and run:
                 run.append(pending_connector)
@@ -342,7 +344,10 @@ def _capitalised_names(line: str, *, heading: bool = False) -> list[str]:
 
 
 def _clean_token(token: str) -> str:
-    token = re.sub(r"['’]s$|['’]$", "", token, flags=re.IGNORECASE)
+    if "'" in token or "’" in token:
+        token = _POSSESSIVE_RE.sub("", token) or token
+    if "-" not in token:
+        return token
     parts = token.split("-")
     kept = [parts[0]]
     for part in parts[1:]:  # "Ed25519-based" -> "Ed25519"; "Jean-Luc" stays whole

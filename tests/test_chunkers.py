@@ -515,19 +515,33 @@ def check_invariants(path: str, text: str, s: Settings) -> ParsedFile:
     return pf
 
 
+FRONTMATTERS = [
+    "",
+    "---\ntitle: T\ndate: 2025-01-02\n---\n",
+    "---\n---\n",
+    "---\ntitle: [broken\n---\n",
+    "---\nx: !!python/name:os.system\n---\n",
+    "---\na: &a [*a]\n---\n",
+    "---\nnever closed\n",
+]
+
+
 @pytest.mark.parametrize("strategy", sorted(PATHS))
 def test_chunks_cover_every_line_once_property(strategy):
     @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
     @given(
         lines=st.lists(line_strategy, max_size=40),
         limit=st.sampled_from([60, 200, 1500]),
-        front=st.booleans(),
+        front=st.sampled_from(FRONTMATTERS),
         newline=st.sampled_from(["\n", "\r\n"]),
     )
     def run(lines, limit, front, newline):
-        text = newline.join(lines)
-        if front:
-            text = "---\ntitle: T\ndate: 2025-01-02\n---\n" + text
+        text = front + newline.join(lines)
         check_invariants(PATHS[strategy], text, replace(S, max_chunk_chars=limit))
 
     run()
+
+
+def test_byte_order_mark_does_not_hide_the_title():
+    assert parse("x.md", "\ufeff# Title\ntext\n").title == "Title"
+    assert parse("x.md", "\ufeff---\ntitle: T\n---\ntext\n").chunks[0].start_line == 4

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from memsearch.entities import extract_entities, frontmatter_entities, normalize_entity, unique_entities
 
@@ -104,3 +106,11 @@ def test_frontmatter_odd_values_are_ignored():
 )
 def test_normalize_entity(name, key):
     assert normalize_entity(name) == key
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("Ab c#[]|()`.-_'’:\n!Ed2@/*~É")), max_size=80))
+def test_extraction_never_fails_and_gives_unique_non_empty_keys(text):
+    names = extract_entities(text)
+    keys = [normalize_entity(n) for n in names]
+    assert all(keys) and len(set(keys)) == len(keys)

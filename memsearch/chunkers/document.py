@@ -61,8 +61,9 @@ class Doc:
         self.level = [0] * self.n
         self.heading_text = [""] * self.n
         for i in range(body_start, self.n):
-            if self.fence[i] == NOT_FENCED and lines[i].lstrip(" ").startswith("#"):
-                m = _HEADING_RE.match(lines[i])
+            line = lines[i].lstrip("\ufeff") if i == 0 else lines[i]  # a byte-order mark is no content
+            if self.fence[i] == NOT_FENCED and line.lstrip(" ").startswith("#"):
+                m = _HEADING_RE.match(line)
                 if m:
                     self.level[i] = len(m.group(1))
                     self.heading_text[i] = (m.group(2) or "").strip()

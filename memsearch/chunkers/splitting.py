@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
+
 from memsearch.chunkers.document import Doc
 
 _SENTENCE_END_RE = re.compile(r"[.!?…][\"'”’)\]*_]*$")
@@ -24,8 +26,8 @@ _BREAK_COST = (0.0, 1.0, 3.0, 4.0, 6.0)
 _EVEN_COST = 8.0
 #: A piece over the limit, only when nothing smaller is possible: a fixed price plus per character.
 _OVERFLOW_COST, _OVERFLOW_PER_CHAR = 1000.0, 50.0
-#: How many earlier breaks one piece may reach back over (bounds the work on pathological files).
-_MAX_LOOKBACK = 400
+#: How many earlier breaks one piece may reach back over (bounds the work on files of tiny lines).
+_MAX_LOOKBACK = 2000
 
 
 def break_cost(doc: Doc, i: int) -> float:
@@ -54,36 +56,34 @@ def split_range(doc: Doc, start: int, end: int, max_chars: int) -> list[tuple[in
     cuts = [i for i in range(start + 1, end + 1) if not doc.blank[i] and doc.can_cut(i)]
     if not cuts:
         return [(start, end)]
-    # prefix[i] = characters of lines start..i-1 plus their line ends
-    prefix = [0] * (end - start + 2)
-    for k, i in enumerate(range(start, end + 1)):
-        prefix[k + 1] = prefix[k] + len(doc.lines[i]) + 1
-
-    def length(a: int, b: int) -> int:  # lines a..b-1
-        return prefix[b - start] - prefix[a - start] - 1
-
-    pieces_needed = -(-total // max_chars)
-    target = total / pieces_needed
-    nodes = [start, *cuts, end + 1]
-    best = [0.0] + [float("inf")] * (len(nodes) - 1)
-    back = [0] * len(nodes)
+    nodes = np.array([start, *cuts, end + 1])
+    # offset[k]: characters (line ends included) before node k; a piece from node k to node j,
+    # without its last line end, has offset[j] - offset[k] - 1 characters
+    line_sizes = np.fromiter((len(doc.lines[i]) + 1 for i in range(start, end + 1)), dtype=np.int64)
+    offset = np.concatenate(([0], np.cumsum(line_sizes)))[nodes - start]
+    target = total / -(-total // max_chars)
+    best = np.full(len(nodes), np.inf)
+    best[0] = 0.0
+    back = np.zeros(len(nodes), dtype=np.int64)
     for j in range(1, len(nodes)):
-        b = nodes[j]
-        extra = 0.0 if b == end + 1 else break_cost(doc, b)
-        for k in range(j - 1, max(-1, j - 1 - _MAX_LOOKBACK), -1):
-            size = length(nodes[k], b)
-            cost = best[k] + _PIECE_COST + extra + _EVEN_COST * ((size - target) / max_chars) ** 2
-            if size > max_chars:
-                if k != j - 1:
-                    break
-                cost += _OVERFLOW_COST + _OVERFLOW_PER_CHAR * (size - max_chars)
-            if cost < best[j]:
-                best[j], back[j] = cost, k
+        extra = 0.0 if j == len(nodes) - 1 else break_cost(doc, int(nodes[j]))
+        # earliest node a piece ending at j may start from and still fit
+        lo = max(int(np.searchsorted(offset, offset[j] - 1 - max_chars, side="left")), j - _MAX_LOOKBACK)
+        if lo >= j:  # nothing fits: the one piece from the nearest break, priced by its overflow
+            size = int(offset[j] - offset[j - 1] - 1)
+            overflow = _OVERFLOW_COST + _OVERFLOW_PER_CHAR * max(0, size - max_chars)
+            best[j] = best[j - 1] + _PIECE_COST + extra + overflow
+            back[j] = j - 1
+            continue
+        sizes = offset[j] - offset[lo:j] - 1
+        costs = best[lo:j] + _PIECE_COST + extra + _EVEN_COST * ((sizes - target) / max_chars) ** 2
+        k = j - 1 - int(np.argmin(costs[::-1]))  # ties go to the shorter piece
+        best[j], back[j] = costs[k - lo], k
     bounds = []
     j = len(nodes) - 1
     while j > 0:
-        bounds.append((nodes[back[j]], nodes[j] - 1))
-        j = back[j]
+        bounds.append((int(nodes[back[j]]), int(nodes[j]) - 1))
+        j = int(back[j])
     pieces = []
     for a, b in reversed(bounds):
         while a <= b and doc.blank[a]:
