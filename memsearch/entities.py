@@ -4,8 +4,12 @@ Sources, in a file's frontmatter (:func:`frontmatter_entities`): ``tags``, ``ent
 ``aliases``, ``people``, ``project`` (strings or lists). In body text (:func:`extract_entities`):
 ``[[wikilinks]]`` (``[[Target|shown]]`` and ``[[Target#section]]`` give ``Target``), ``#tags``,
 markdown links to other vault files (``[text](../reference/redflag.md)`` gives ``redflag``),
-and capitalised names: runs of Capitalised words (``Ed Kowalski``, ``New York``), acronyms
-(``LGBTQ``) and CamelCase (``GitHub``). Fenced code and inline code are skipped entirely.
+and capitalised names: runs of Capitalised words (``Ed Kowalski``, ``New York``, ``Lord of the
+Rings``), acronyms (``LGBTQ``) and CamelCase (``GitHub``). Fenced code and inline code are skipped
+entirely. Stopwords (pronouns, determiners, weekdays, months, interjections...) are never names.
+A word capitalised only because it opens a sentence or a Title Case heading is judged by the
+file's own :class:`Vocabulary` (seen in lower case elsewhere: a common word; seen capitalised
+mid-sentence: a name), then by a common-word list with its inflections.
 
 Display names keep their case; :func:`normalize_entity` is the key the graph uses for a node, and
 lists are deduplicated on it (so ``#signing`` and ``Signing`` are one entity).
@@ -15,14 +19,22 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import unquote
 
 from memsearch import dates
 from memsearch.chunkers.fences import unfenced_lines
 
-__all__ = ["extract_entities", "frontmatter_entities", "normalize_entity", "unique_entities"]
+__all__ = [
+    "Vocabulary",
+    "extract_entities",
+    "frontmatter_entities",
+    "normalize_entity",
+    "unique_entities",
+    "vocabulary",
+]
 
 # ------------------------------------------------------------------------------------ word lists
 
@@ -59,6 +71,9 @@ STOPWORDS: frozenset[str] = _words(
     am pm utc gmt
     todo fixme note notes nb ps re fw fwd tbd tba etc eg ie vs
     mr mrs ms dr prof sir madam
+    aw aww awww yup yea yess gotta gonna wanna kinda sorta lemme gotcha woah woohoo woo yoohoo yay
+    nah oof mm mmm ooo ooh ouch ugh phew ha hah ahh ahhahha hmmm yum ttyl dang darn c'mon y'all
+    sooo kudos cheers bummer anytime looky man go
     """
 )
 
@@ -107,12 +122,24 @@ COMMON_WORDS: frozenset[str] = _words(
     memory secret tool inbox token ceremony honesty privacy safety security value values promise
     morning evening afternoon night photo picture family friend friends kid kids work home
     loose note draft archive journal diary thing things maintainer owner
+    one two three four five six seven eight nine ten eleven twelve twenty hundred
+    sound appreciate super bet crazy impressive finger hang rock lucky cherish wedding exercise rate
+    event trip mixed busy trust visual spill unconditional sunflower veggie stuff creativity brave
+    gather respect success tackle impressed obstacle guidance mentor capture quality simple blessed
+    breath laughter adorable allergy somewhat dyed jealous dairy theme apart tough music everywhere
+    game struggle unforgettable confident difficult money epic email vary daily precious somewhere
+    mix fit user sad someday explore deadline determined fully wall perseverance special twist story
+    green nostalgic afterward comfort candle gorgeous onward onwards research world storm consistency
+    sweet twisted celebrate doctor progress treasure incredible embrace fascinated classic invite
+    clear safe skilled fresh luxury eager art animal pet book setback challenge proud nature
+    absolutely totally exciting excellent fantastic beautiful lovely wonderful glad hopeful awesome
     """
 )
 
 #: Endings of verbs, adverbs and abstract nouns: such a word opening a sentence is not a name.
 _SUFFIX_RE = re.compile(r"(?:ing|ly|tion|tions|sion|sions|ment|ments|ness|ship|ism|isms)$")
 _CONNECTORS = frozenset({"of", "de", "da", "di", "del", "der", "van", "von", "la", "le", "du", "bin", "al"})
+_SECOND_CONNECTORS = frozenset({"the", "der", "den", "la", "los", "las"})  # "Lord of the Rings"
 _CONTRACTION_RE = re.compile(r"['’](?:t|m|re|ve|ll|d)$", re.IGNORECASE)
 
 # --------------------------------------------------------------------------------------- patterns
@@ -130,6 +157,7 @@ _EMPHASIS_RE = re.compile(r"\*+|~~|(?<!\w)_+|_+(?!\w)")
 _LINE_START_RE = re.compile(r"^\s*(?:#{1,6}\s+|>\s*)*(?:(?:[-*+]|\d{1,3}[.)])\s+)?(?:\[[ xX]\]\s+)?")
 _TOKEN_RE = re.compile(r"[^\W_][\w'’]*(?:-[^\W_][\w'’]*)*")
 _SENTENCE_END_RE = re.compile(r"[.!?:;…—–]|(?:^|\s)-(?:\s|$)")
+_HEADING_LINE_RE = re.compile(r"^ {0,3}#{1,6}(?:\s|$)")
 _POSSESSIVE_RE = re.compile(r"['’][sS]$|['’]$")
 _SCHEME_RE = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
 _BREAK = " \u00a6 "  # put where something was removed: ends a run of capitalised words, starts no sentence
@@ -226,16 +254,52 @@ def _clean_name(text: str) -> str:
 # ------------------------------------------------------------------------------------ body text
 
 
-def extract_entities(text: str) -> list[str]:
-    """Entities named in markdown body text, in first-seen order, deduplicated."""
+@dataclass(frozen=True)
+class Vocabulary:
+    """How a whole file capitalises its words: evidence for what is a name and what is not.
+
+    A word that also appears in lower case ("sounds", "nature") is a common word even when a
+    sentence opens with it; a word capitalised in the middle of a sentence ("my dog Max") is a
+    name even where it opens one. Build it once per file with :func:`vocabulary`.
+    """
+
+    lower: frozenset[str] = frozenset()  # casefolded words seen starting in lower case
+    names: frozenset[str] = frozenset()  # casefolded words seen capitalised mid-sentence
+
+
+def vocabulary(text: str) -> Vocabulary:
+    """The capitalisation evidence of a text (code skipped)."""
+    lower: set[str] = set()
+    names: set[str] = set()
+    for line in unfenced_lines(text):
+        if not line.strip():
+            continue
+        line = _URL_RE.sub(_BREAK, _CODE_SPAN_RE.sub(_BREAK, line))
+        title_case = bool(_HEADING_LINE_RE.match(line))  # "## Signing Keys" is no evidence of a name
+        for token, _, initial in _tokens(line):
+            if token[0].islower():
+                lower.add(token.casefold())
+            elif token[0].isupper() and not initial and not title_case:
+                names.add(_clean_token(token).casefold())
+    return Vocabulary(frozenset(lower), frozenset(names))
+
+
+def extract_entities(text: str, vocab: Vocabulary | None = None) -> list[str]:
+    """Entities named in markdown body text, in first-seen order, deduplicated.
+
+    ``vocab`` (the :func:`vocabulary` of the whole file) sharpens the call on words that open a
+    sentence; without it, the text's own vocabulary is used.
+    """
+    if vocab is None:
+        vocab = vocabulary(text)
     found: list[str] = []
     for line in unfenced_lines(text):
         if line.strip():
-            found.extend(_line_entities(line))
+            found.extend(_line_entities(line, vocab))
     return unique_entities(found)
 
 
-def _line_entities(line: str) -> list[str]:
+def _line_entities(line: str, vocab: Vocabulary) -> list[str]:
     found: list[str] = []
     targets: list[str] = []  # link targets go after the names, so "Ed Kowalski" is shown, not "ed-kowalski"
     line = _CODE_SPAN_RE.sub(_BREAK, line)
@@ -258,7 +322,7 @@ def _line_entities(line: str) -> list[str]:
     line = _MDLINK_RE.sub(mdlink, line)
     line = _URL_RE.sub(_BREAK, line)
     line = _HTML_RE.sub(_BREAK, line)
-    heading = bool(re.match(r"^ {0,3}#{1,6}(?:\s|$)", line))
+    heading = bool(_HEADING_LINE_RE.match(line))
     if heading:
         line = re.sub(r"^ {0,3}#{1,6}", "", line)
 
@@ -270,7 +334,7 @@ def _line_entities(line: str) -> list[str]:
 
     line = _TAG_RE.sub(tag, line)
     line = _EMPHASIS_RE.sub(" ", line)
-    found.extend(_capitalised_names(line, heading=heading))
+    found.extend(_capitalised_names(line, vocab, heading=heading))
     return found + targets
 
 
@@ -295,52 +359,68 @@ def _link_target(href: str) -> str:
     return ""
 
 
-def _capitalised_names(line: str, *, heading: bool = False) -> list[str]:
-    """Runs of capitalised words, without stopwords and sentence-initial common words."""
-    names: list[str] = []
+def _tokens(line: str) -> Iterator[tuple[str, bool, bool]]:
+    """(word, punctuation before it, it opens a sentence) for each word of a line.
+
+    Line decoration (heading marks, bullets, quote marks, task boxes) and a leading date
+    ("- 2025-03-03 09:14 Opened ...") are skipped: the word after them opens a sentence.
+    """
     prefix = _LINE_START_RE.match(line)
     pos = prefix.end() if prefix else 0
     stamp = dates.find_leading_datetime(line)
-    if stamp is not None and line[pos : stamp[1]].strip():  # "- 2025-03-03 09:14 Opened ..." opens a sentence
+    if stamp is not None and line[pos : stamp[1]].strip():
         pos = stamp[1]
+    initial = True
+    for m in _TOKEN_RE.finditer(line, pos):
+        gap = line[pos : m.start()]
+        pos = m.end()
+        punctuated = bool(gap.strip())
+        if punctuated:
+            initial = bool(_SENTENCE_END_RE.search(gap))
+        yield m.group(0), punctuated, initial
+        initial = False
+
+
+def _capitalised_names(line: str, vocab: Vocabulary, *, heading: bool = False) -> list[str]:
+    """Runs of capitalised words, without stopwords and sentence-initial common words."""
+    names: list[str] = []
     run: list[str] = []
     run_initial = False
-    pending_connector: str | None = None
-    sentence_start = True
+    connector: list[str] = []  # "of", "de", "of the", "van der" between two capitalised words
 
     def flush() -> None:
         nonlocal run, run_initial
         if run:
-            names.extend(_run_names(run, run_initial, heading))
+            names.extend(_run_names(run, run_initial, vocab, everywhere=heading))
             run, run_initial = [], False
 
-    for m in _TOKEN_RE.finditer(line, pos):
-        gap = line[pos : m.start()]
-        pos = m.end()
-        if gap.strip():  # punctuation between words ends a run
+    for token, punctuated, initial in _tokens(line):
+        if punctuated:  # punctuation between words ends a run
             flush()
-            pending_connector = None
-            sentence_start = bool(_SENTENCE_END_RE.search(gap))
-        token = m.group(0)
+            connector = []
         if not run and not token[0].isupper():
-            sentence_start = False
             continue
         token = _clean_token(token)
         if token[0].isupper():
-            if pending_connector and run:
-                run.append(pending_connector)
-            elif not run:
-                run_initial = sentence_start
-            pending_connector = None
+            if not run:
+                run_initial = initial
+            run.extend(connector)
+            connector = []
             run.append(token)
-        elif run and token.casefold() in _CONNECTORS and pending_connector is None:
-            pending_connector = token
+        elif run and _continues_connector(connector, token):
+            connector.append(token)
         else:
             flush()
-            pending_connector = None
-        sentence_start = False
+            connector = []
     flush()
     return names
+
+
+def _continues_connector(connector: list[str], token: str) -> bool:
+    low = token.casefold()
+    if not connector:
+        return low in _CONNECTORS
+    return len(connector) == 1 and low in _SECOND_CONNECTORS
 
 
 def _clean_token(token: str) -> str:
@@ -357,10 +437,11 @@ def _clean_token(token: str) -> str:
     return "-".join(kept)
 
 
-def _run_names(run: list[str], initial: bool, everywhere: bool = False) -> list[str]:
-    """Split a run of capitalised words at stopwords; trim a sentence-initial common opening.
+def _run_names(run: list[str], initial: bool, vocab: Vocabulary, *, everywhere: bool = False) -> list[str]:
+    """Split a run of capitalised words at stopwords; drop what is capitalised only by position.
 
-    With ``everywhere`` (a Title Case heading) every piece is trimmed like a sentence start.
+    ``initial``: the run opens a sentence. ``everywhere``: a Title Case heading, where every
+    piece is judged like a sentence opening and a lone word must prove it is a name.
     """
     out: list[str] = []
     piece: list[str] = []
@@ -369,22 +450,29 @@ def _run_names(run: list[str], initial: bool, everywhere: bool = False) -> list[
     def close() -> None:
         nonlocal piece, first_piece
         words = piece
-        while words and words[-1].casefold() in _CONNECTORS:
+        while words and words[-1].casefold() in _CONNECTORS | _SECOND_CONNECTORS:
             words = words[:-1]
         if (first_piece and initial) or everywhere:
-            while words and _is_common(words[0]):
-                words = words[1:]
+            if len(words) == 1:
+                if not _opening_word_is_name(words[0], vocab, heading=everywhere):
+                    words = []
+            else:  # "Met Ed Kowalski" -> "Ed Kowalski"; "New York" stays
+                while len(words) > 1 and _is_common(words[0]):
+                    words = words[1:]
+                if len(words) == 1 and not _opening_word_is_name(words[0], vocab, heading=everywhere):
+                    words = []
         while words and words[0].casefold() in _CONNECTORS:
             words = words[1:]
-        if everywhere and len(words) == 1 and not _name_like(words[0]):
-            words = []  # a lone word of a Title Case heading is a topic, not a name ("## Contacts")
         name = " ".join(words)
         if len(name) > 1:
             out.append(name)
         piece, first_piece = [], everywhere
 
     for word in run:
-        if piece and word.casefold() in _CONNECTORS:
+        low = word.casefold()
+        if piece and (
+            low in _CONNECTORS or (low in _SECOND_CONNECTORS and piece[-1].casefold() in _CONNECTORS)
+        ):
             piece.append(word)  # "University of Oxford"; a trailing connector is trimmed on close
             continue
         if _is_stopword(word):
@@ -396,6 +484,23 @@ def _run_names(run: list[str], initial: bool, everywhere: bool = False) -> list[
     if piece:
         close()
     return out
+
+
+def _opening_word_is_name(word: str, vocab: Vocabulary, *, heading: bool) -> bool:
+    """Is a lone capitalised word that opens a sentence (or a heading) a name?
+
+    Its shape first (LGBTQ, GitHub, Ed25519), then the file's own evidence (seen in lower case:
+    no; seen capitalised mid-sentence: yes), then the common-word lists. A heading's lone word
+    needs positive evidence: "## Contacts" is a topic.
+    """
+    if _name_like(word):
+        return True
+    low = word.casefold()
+    if low in vocab.lower:
+        return False
+    if low in vocab.names:
+        return True
+    return not heading and not _is_common(word)
 
 
 def _is_stopword(word: str) -> bool:

@@ -6,7 +6,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memsearch.entities import extract_entities, frontmatter_entities, normalize_entity, unique_entities
+from memsearch.entities import (
+    extract_entities,
+    frontmatter_entities,
+    normalize_entity,
+    unique_entities,
+    vocabulary,
+)
 
 
 def test_wikilinks_give_their_target():
@@ -49,6 +55,22 @@ def test_link_text_names_come_before_the_link_target():
 )
 def test_capitalised_names(text, expected):
     assert extract_entities(text) == expected
+
+
+def test_connectors_join_names():
+    text = "Read Lord of the Rings in Rio de Janeiro with Anna of the team."
+    assert extract_entities(text) == ["Lord of the Rings", "Rio de Janeiro", "Anna"]
+
+
+def test_file_vocabulary_decides_sentence_opening_words():
+    file_text = "Sounds good.\nMax barked.\nWe walked my dog Max. It sounds like rain."
+    vocab = vocabulary(file_text)
+    assert extract_entities("Sounds fun! Max barked.", vocab) == ["Max"]
+    # without the file's evidence the lists decide: "Sounds" is an inflection of a common word
+    assert extract_entities("Sounds fun! Max barked.") == ["Max"]
+    assert extract_entities("Zorblax arrived.", vocabulary("the zorblax is a bird")) == []
+    assert extract_entities("## Berlin", vocabulary("We live in Berlin.")) == ["Berlin"]
+    assert extract_entities("## Berlin") == []
 
 
 def test_code_is_skipped_entirely():

@@ -89,6 +89,7 @@ def _chunk_file(rel_path: str, text: str, settings: Settings) -> ParsedFile:
     fact_type = _fact_type(fm.data, territory.fact_type)
     file_date = _file_date(rel_path, fm.data)
     fm_entities, aliases = ent.frontmatter_entities(fm.data, title=title)
+    vocab = ent.vocabulary("\n".join(lines[fm.body_start :]))
 
     chunks = []
     for piece in pieces:
@@ -105,7 +106,7 @@ def _chunk_file(rel_path: str, text: str, settings: Settings) -> ParsedFile:
                 fact_type=fact_type,
                 timestamp=piece.timestamp,
                 timestamp_source=piece.source if piece.timestamp is not None else "none",
-                entities=tuple(ent.unique_entities([*ent.extract_entities(body), *fm_entities])),
+                entities=tuple(ent.unique_entities([*ent.extract_entities(body, vocab), *fm_entities])),
                 text=body,
                 header=_header(doc, piece, body, title, title_line, strategy in _DATED_ENTRIES),
             )
