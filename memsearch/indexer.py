@@ -93,9 +93,6 @@ def index_vault(
     embed: bool = True,
 ) -> IndexReport:
     """Build the vault's index from scratch, reusing every cached embedding."""
-    from memsearch.embedding import get_embedder
-    from memsearch.index.embedding_cache import EmbeddingCache, embed_with_cache
-
     started = time.perf_counter()
     timings: dict[str, float] = {}
     vault = check_vault(vault)
@@ -163,6 +160,9 @@ def index_vault(
     embedded, gap_ids, embedder_error = 0, list(range(len(texts))), None
     embedder_info: dict = {"spec": settings.embedder}
     if embed and texts:
+        from memsearch.embedding import get_embedder
+        from memsearch.index.embedding_cache import EmbeddingCache, embed_with_cache
+
         try:
             embedder = get_embedder(settings.embedder)
             embedder_info.update(name=embedder.name, dim=embedder.dim, fingerprint=embedder.fingerprint)
