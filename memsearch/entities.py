@@ -157,6 +157,11 @@ _EMPHASIS_RE = re.compile(r"\*+|~~|(?<!\w)_+|_+(?!\w)")
 _LINE_START_RE = re.compile(r"^\s*(?:#{1,6}\s+|>\s*)*(?:(?:[-*+]|\d{1,3}[.)])\s+)?(?:\[[ xX]\]\s+)?")
 _TOKEN_RE = re.compile(r"[^\W_][\w'’]*(?:-[^\W_][\w'’]*)*")
 _SENTENCE_END_RE = re.compile(r"[.!?:;…—–]|(?:^|\s)-(?:\s|$)")
+_WORD_RE = re.compile(r"[^\W\d_][\w'’]*")
+# a word right after a word (or a comma) and one space: the middle of a sentence ("my dog Max")
+_MID_SENTENCE_WORD_RE = re.compile(r"(?<=[\w,;)] )[^\W\d_][\w'’-]*")
+#: First three letters of month and weekday names: a line opening so may open with a date.
+_DATE_OPENINGS = _words("jan feb mar apr may jun jul aug sep oct nov dec mon tue wed thu fri sat sun")
 _HEADING_LINE_RE = re.compile(r"^ {0,3}#{1,6}(?:\s|$)")
 _POSSESSIVE_RE = re.compile(r"['’][sS]$|['’]$")
 _SCHEME_RE = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
@@ -268,19 +273,11 @@ class Vocabulary:
 
 
 def vocabulary(text: str) -> Vocabulary:
-    """The capitalisation evidence of a text (code skipped)."""
-    lower: set[str] = set()
-    names: set[str] = set()
-    for line in unfenced_lines(text):
-        if not line.strip():
-            continue
-        line = _URL_RE.sub(_BREAK, _CODE_SPAN_RE.sub(_BREAK, line))
-        title_case = bool(_HEADING_LINE_RE.match(line))  # "## Signing Keys" is no evidence of a name
-        for token, _, initial in _tokens(line):
-            if token[0].islower():
-                lower.add(token.casefold())
-            elif token[0].isupper() and not initial and not title_case:
-                names.add(_clean_token(token).casefold())
+    """The capitalisation evidence of a text (code, links and headings skipped)."""
+    kept = [line for line in unfenced_lines(text) if line.strip() and not _HEADING_LINE_RE.match(line)]
+    prose = _URL_RE.sub(_BREAK, _CODE_SPAN_RE.sub(_BREAK, "\n".join(kept)))
+    lower = {w.casefold() for w in _WORD_RE.findall(prose) if w[0].islower()}
+    names = {_clean_token(w).casefold() for w in _MID_SENTENCE_WORD_RE.findall(prose) if w[0].isupper()}
     return Vocabulary(frozenset(lower), frozenset(names))
 
 
@@ -367,9 +364,11 @@ def _tokens(line: str) -> Iterator[tuple[str, bool, bool]]:
     """
     prefix = _LINE_START_RE.match(line)
     pos = prefix.end() if prefix else 0
-    stamp = dates.find_leading_datetime(line)
-    if stamp is not None and line[pos : stamp[1]].strip():
-        pos = stamp[1]
+    head = line[pos : pos + 3].lstrip("[(*_").casefold()
+    if head[:1].isdigit() or head[:3] in _DATE_OPENINGS:
+        stamp = dates.find_leading_datetime(line)
+        if stamp is not None and line[pos : stamp[1]].strip():
+            pos = stamp[1]
     initial = True
     for m in _TOKEN_RE.finditer(line, pos):
         gap = line[pos : m.start()]
