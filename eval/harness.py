@@ -223,6 +223,20 @@ class Backend(Protocol):
     def open(self, vault: Path, settings: Any, index_dir: Path) -> Any: ...
 
 
+def throttled_progress(every_seconds: float = 20.0) -> Callable[[str, int, int], None]:
+    """An index_vault progress callback that logs a stage at most every ``every_seconds`` (and at its end)."""
+    last: dict[str, float] = {}
+
+    def progress(stage: str, done: int, total: int) -> None:
+        now = time.monotonic()
+        if done == total or now - last.get(stage, now - every_seconds) >= every_seconds:
+            last[stage] = now
+            if total > 50:
+                log(f"  {stage} {done}/{total}")
+
+    return progress
+
+
 class MemsearchBackend:
     """The real engine: ``memsearch.api.index_vault`` and ``open_index``."""
 
@@ -234,7 +248,7 @@ class MemsearchBackend:
                 f"cannot import memsearch.api ({exc}); install the repo with pip install -e ."
             ) from exc
         self.api = api
-        self.progress = progress
+        self.progress = progress or throttled_progress()
         try:
             from memsearch.index import store
 
@@ -340,6 +354,7 @@ def ensure_index(
                 link.symlink_to(shared_cache.resolve(), target_is_directory=True)
     stats = backend.index(vault, settings, index_home)
     stamp.write_text(json.dumps({"key": key, "stats": vars(stats)}, indent=1), encoding="utf-8")
+    os.chmod(stamp, 0o600)  # like the index it describes: owner-only
     return stats
 
 
@@ -359,11 +374,17 @@ class Searched:
     wall_ms: float  # measured around engine.search
     degraded: bool = False
     failed: tuple[str, ...] = ()
+    error: str | None = None  # the search raised: judged as no results, counted apart
 
 
 def run_search(engine: Any, query: str, **kwargs: Any) -> Searched:
+    """One search, reduced; an exception is recorded (one bad query must not lose a long run)."""
     start = time.perf_counter()
-    resp = engine.search(query, **kwargs)
+    try:
+        resp = engine.search(query, **kwargs)
+    except Exception as exc:
+        wall_ms = (time.perf_counter() - start) * 1000.0
+        return Searched([], None, None, wall_ms, error=f"{type(exc).__name__}: {exc}")
     wall_ms = (time.perf_counter() - start) * 1000.0
     spans = [(r.path, int(r.start_line), int(r.end_line)) for r in resp.results]
     health = getattr(resp, "health", None)
@@ -389,8 +410,14 @@ class Latency:
     wall_ms: list[float] = field(default_factory=list)
     degraded: int = 0
     failed: dict[str, int] = field(default_factory=dict)
+    errors: list[str] = field(default_factory=list)
 
     def add(self, s: Searched) -> None:
+        if s.error:
+            if not self.errors:
+                log(f"WARNING a search raised {s.error}")
+            self.errors.append(s.error)
+            return
         self.wall_ms.append(s.wall_ms)
         if s.total_ms is not None:
             self.incl_embed_ms.append(s.total_ms)
@@ -411,6 +438,8 @@ class Latency:
             "timed_by_engine": len(self.incl_embed_ms),
             "degraded_responses": self.degraded,
             "failed_strategies": dict(self.failed),
+            "errors": len(self.errors),
+            "first_errors": self.errors[:5],
         }
 
 
@@ -462,6 +491,8 @@ def health_lines(runs: Mapping[str, Any]) -> list[str]:
                 f"WARNING {run}: {lat.get('degraded_responses', 0)} degraded responses, "
                 f"failed strategies {lat.get('failed_strategies')}"
             )
+        if lat.get("errors"):
+            out.append(f"WARNING {run}: {lat['errors']} searches raised, e.g. {lat['first_errors'][0]}")
         if lat.get("queries") and not lat.get("timed_by_engine"):
             out.append(f"NOTE {run}: the engine reported no timings; only wall-clock latency is in the JSON")
     return out

@@ -404,7 +404,7 @@ def report(summary: Mapping[str, Any]) -> str:
                 o["any@5"],
                 o["any@10"],
                 o["any@300w"],
-                o["words@10"],
+                harness.fmt(o["words@10"], 1),
                 harness.fmt_ms(lat, "excl_embed_ms"),
                 harness.fmt_ms(lat, "incl_embed_ms"),
             ]

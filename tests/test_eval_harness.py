@@ -378,3 +378,32 @@ def test_beir_end_to_end_with_a_stand_in_engine(tmp_path):
     # 2 / (2 + 1/log2 3)
     assert fused["ndcg@10"] == pytest.approx(round((1 + 2 / (2 + 1 / math.log2(3))) / 2, 4))
     assert fused["recall@100"] == pytest.approx(0.75)
+
+
+def test_locomo_through_the_real_engine(tmp_path):
+    """The harness against memsearch.api itself (no stand-in), on the synthetic conversation."""
+    pytest.importorskip("memsearch.api")
+    data = tmp_path / "conversations.json"
+    data.write_text(json.dumps([synthetic_conversation()]), encoding="utf-8")
+    args = Namespace(
+        data=str(data),
+        limit_conversations=None,
+        limit_questions=None,
+        no_adversarial=True,
+        k=10,
+        strategies=["keyword", "fused"],
+        set=[],
+        cache_dir=str(tmp_path / "cache"),
+        out=str(tmp_path / "results"),
+        per_query=True,
+        reindex=False,
+    )
+    payload = locomo.main(args)
+    keyword = payload["runs"]["keyword"]
+    assert keyword["overall"]["n"] == 2 and keyword["overall"]["any@10"] == 1.0
+    assert payload["index"]["chunks"] >= 5 and payload["index"]["reused"] == 0
+    for run in ("keyword", "fused"):
+        latency = payload["runs"][run]["latency"]
+        assert latency["errors"] == 0 and latency["timed_by_engine"] == 2
+        assert latency["excl_embed_ms"]["p50"] <= latency["incl_embed_ms"]["p50"]
+    assert locomo.main(args)["index"]["reused"] == 1
