@@ -63,8 +63,12 @@ class Settings:
     context_neighbours: int = 1
     #: Weight of a neighbour's terms relative to the chunk's own (a BM25F-style field weight).
     context_weight: float = 0.5
+    #: Whether a neighbour's weight decays geometrically with its distance (weight ** distance).
+    context_decay: bool = False
     #: Neighbouring chunks (each side) included in the text that is embedded.
     embed_neighbours: int = 0
+    #: How much a hit's score relative to its list's top counts beside its rank (0 = plain RRF).
+    strength_mix: float = 1.0
     strategy_weights: dict[str, float] = field(
         default_factory=lambda: {"semantic": 1.0, "keyword": 1.0, "graph": 1.0, "time": 1.0}
     )

@@ -28,17 +28,27 @@ def rrf(
     k: int = 60,
     weights: Mapping[str, float] | None = None,
     territory_weight: Callable[[int], float] = lambda _chunk_id: 1.0,
+    strength_mix: float = 0.0,
 ) -> list[Fused]:
-    """Fuse ranked lists: score(c) = w_territory(c) * sum_s w_s / (k + rank_s(c)). Best first."""
+    """Fuse ranked lists: score(c) = w_territory(c) * sum_s w_s * g_s(c) / (k + rank_s(c)). Best first.
+
+    ``g`` is 1 in plain RRF (``strength_mix=0``). With ``strength_mix=a`` it is
+    ``(1 - a) + a * score / top score of that list``: a list whose first hit towers over the rest
+    (BM25 on an exact identifier) says so, while a flat list stays plain RRF. The ratio to the
+    list's own top is scale-free, so fusion still never compares one list's scores with another's.
+    """
     weights = weights or {}
     parts: dict[int, list[StrategyContribution]] = {}
     for strategy, hits in lists.items():
         w = weights.get(strategy, 1.0)
-        if w <= 0:
+        if w <= 0 or not hits:
             continue
+        top = max(hits[0].score, 0.0)
         for rank, hit in enumerate(hits, start=1):
+            relative = max(hit.score, 0.0) / top if top > 0 else 1.0
+            gain = (1.0 - strength_mix) + strength_mix * min(relative, 1.0)
             parts.setdefault(hit.chunk_id, []).append(
-                StrategyContribution(strategy, rank, hit.score, w / (k + rank))
+                StrategyContribution(strategy, rank, hit.score, w * gain / (k + rank))
             )
     fused = []
     for chunk_id, contributions in parts.items():

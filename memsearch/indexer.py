@@ -71,8 +71,10 @@ def keyword_terms(chunks: list[Chunk], i: int, settings: Settings) -> dict[str, 
         for j in range(max(0, i - n), min(len(chunks), i + n + 1)):
             if j == i:
                 continue
+            # Each step away halves again: the next turn says more about this one than the third.
+            share = settings.context_weight ** abs(j - i) if settings.context_decay else settings.context_weight
             for term, count in Counter(tokenize(chunks[j].text)).items():
-                weights[term] = weights.get(term, 0.0) + settings.context_weight * count
+                weights[term] = weights.get(term, 0.0) + share * count
     return weights
 
 
@@ -210,7 +212,7 @@ def index_vault(
 
 def _settings_fingerprint(settings: Settings) -> str:
     shape = (settings.territories, settings.max_chunk_chars, settings.context_neighbours,
-             settings.context_weight, settings.embed_neighbours)
+             settings.context_weight, settings.context_decay, settings.embed_neighbours)
     return hashlib.sha256(repr(shape).encode()).hexdigest()[:16]
 
 

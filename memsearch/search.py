@@ -165,6 +165,7 @@ def search_index(
         k=settings.rrf_k,
         weights=weights,
         territory_weight=lambda cid: territory_weights.get(index.chunks[cid].territory, 1.0),
+        strength_mix=settings.strength_mix,
     )
     ceiling = max_possible(weights, list(lists), settings.rrf_k, max(territory_weights.values(), default=1.0))
     timings["fuse"] = _ms(t)

@@ -21,6 +21,7 @@ from pathlib import Path
 import networkx as nx
 import numpy as np
 
+from memsearch.entities import normalize_entity
 from memsearch.index.keyword import fit_mask, top_hits
 from memsearch.models import Hit
 
@@ -35,8 +36,8 @@ _WORD = re.compile(r"[#@]?[\w][\w'\-.]*", re.UNICODE)
 
 
 def normalize(name: str) -> str:
-    name = name.strip().lstrip("#@").replace("_", " ").replace("-", " ")
-    return " ".join(name.casefold().split())
+    """Node key of an entity (the chunkers' normalisation, plus a leading ``@``)."""
+    return normalize_entity(name.strip().lstrip("@"))
 
 
 class EntityGraph:

@@ -1,0 +1,25 @@
+import shutil
+from pathlib import Path
+
+import pytest
+
+FIXTURE_VAULT = Path(__file__).parent / "fixtures" / "vault"
+
+
+@pytest.fixture(scope="session")
+def indexed_vault(tmp_path_factory) -> Path:
+    """A copy of the fixture vault, indexed once with the real embedder (shared, read-only)."""
+    from memsearch.api import index_vault
+
+    vault = tmp_path_factory.mktemp("indexed") / "vault"
+    shutil.copytree(FIXTURE_VAULT, vault)
+    index_vault(vault)
+    return vault
+
+
+@pytest.fixture
+def vault_copy(tmp_path) -> Path:
+    """A fresh, unindexed copy of the fixture vault a test may change."""
+    vault = tmp_path / "vault"
+    shutil.copytree(FIXTURE_VAULT, vault)
+    return vault

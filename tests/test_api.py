@@ -1,0 +1,137 @@
+"""The engine end to end on the fixture vault: real chunks, real embeddings, real HNSW."""
+
+from pathlib import Path
+
+import pytest
+
+from memsearch.api import index_vault, open_index
+from memsearch.errors import QueryError, VaultError
+
+NOW = "2025-04-01T00:00:00+00:00"
+
+
+@pytest.fixture(scope="module")
+def engine(indexed_vault):
+    return open_index(indexed_vault)
+
+
+def test_index_report_counts_every_file(vault_copy):
+    report = index_vault(vault_copy)
+    n_files = len(list(vault_copy.rglob("*.md")))
+    assert report.files == n_files
+    assert report.chunks > n_files
+    assert report.embedded == report.chunks or report.embedded > 0
+    assert report.skipped == ()
+    again = index_vault(vault_copy)
+    assert again.embedded == 0  # unchanged text is never embedded twice
+    assert again.chunks == report.chunks
+
+
+def test_exact_identifier_finds_its_file(engine):
+    response = engine.search("sign_ed25519()", k=3, now=NOW)
+    top = response.results[0]
+    assert top.path == "reference/redflag.md"
+    lines = (Path(engine.vault) / top.path).read_text().splitlines()[top.start_line - 1 : top.end_line]
+    assert any("def sign_ed25519" in line for line in lines)
+
+
+def test_each_strategy_runs_alone(engine):
+    for strategy in ("semantic", "keyword", "graph", "time"):
+        response = engine.search("Redflag signing keys", k=5, now=NOW, strategies=[strategy])
+        assert response.health.ran == (strategy,)
+        assert response.results, strategy
+
+
+def test_graph_walk_reaches_chunks_whose_words_differ(engine):
+    """'RF' is an alias of Redflag; the walk reaches the Ed25519 note, which never says RF or Redflag."""
+    response = engine.search("RF", k=10, now=NOW, strategies=["graph"], chunks=True)
+    paths = [r.path for r in response.results]
+    assert "reference/redflag.md" in paths
+    ed = [r for r in response.results if r.path == "reference/ed25519.md"]
+    assert ed
+    text = (Path(engine.vault) / "reference/ed25519.md").read_text()
+    assert "redflag" not in text.lower().replace("redflag.md", "")
+
+
+def test_dates_in_the_query_rank_chunks_near_them(engine):
+    response = engine.search("what happened on March 5", k=3, now=NOW, strategies=["time"], chunks=True)
+    top = response.results[0]
+    assert top.path == "aster/ledger/2025-03.md"
+    line = (Path(engine.vault) / top.path).read_text().splitlines()[top.start_line - 1]
+    assert "2025-03-05" in line
+
+
+def test_fused_results_are_grouped_scored_and_explained(engine):
+    response = engine.search("who approved the new Ed25519 key?", k=5, now=NOW, explain=True)
+    paths = [r.path for r in response.results]
+    assert len(paths) == len(set(paths))  # one result per file by default
+    scores = [r.score for r in response.results]
+    assert scores == sorted(scores, reverse=True)
+    assert all(0.0 <= s <= 1.0 for s in scores)
+    for r in response.results:
+        parts = r.explanation["strategies"]
+        total = sum(p["contribution"] for p in parts.values())
+        assert total == pytest.approx(r.explanation["fused_score"], rel=1e-9)
+    assert set(response.health.ran) >= {"semantic", "keyword"}
+
+
+def test_chunks_mode_returns_several_chunks_of_one_file(engine):
+    response = engine.search("signing keys rotation", k=10, now=NOW, chunks=True)
+    paths = [r.path for r in response.results]
+    assert len(paths) > len(set(paths))
+
+
+def test_filters(engine):
+    journal = engine.search("signing keys", k=10, now=NOW, territory="journal/", chunks=True)
+    assert journal.results and all(r.path.startswith("journal/") for r in journal.results)
+    world = engine.search("signing keys", k=10, now=NOW, fact_type="world", chunks=True)
+    assert world.results and all(r.fact_type == "world" for r in world.results)
+    mara = engine.search("keys", k=10, now=NOW, entities=["Mara Lin"], chunks=True)
+    assert mara.results and all("mara lin" in {e.lower() for e in r.entities} for r in mara.results)
+    window = engine.search("keys", k=10, now=NOW, since="2025-03-04", until="2025-03-06", chunks=True)
+    assert window.results
+    assert all("2025-03-04" <= (r.timestamp or "")[:10] <= "2025-03-06" for r in window.results)
+
+
+def test_bad_queries_are_clear_errors(engine):
+    with pytest.raises(QueryError, match="empty"):
+        engine.search("   ")
+    with pytest.raises(QueryError, match="since"):
+        engine.search("keys", since="not a date")
+    with pytest.raises(QueryError, match="fact_type"):
+        engine.search("keys", fact_type="opinion")
+
+
+def test_missing_vault_is_a_clear_error(tmp_path):
+    with pytest.raises(VaultError, match="does not exist"):
+        index_vault(tmp_path / "nowhere")
+
+
+def test_bad_files_are_named_and_the_rest_is_indexed(vault_copy):
+    (vault_copy / "binary.md").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00")
+    (vault_copy / "latin1.md").write_bytes("caf\xe9 notes".encode("latin-1"))
+    (vault_copy / "empty.md").write_text("")
+    (vault_copy / "broken.md").write_text("---\ntitle: [unclosed\n---\n# Broken\n\nStill searchable: zanzibar.\n")
+    report = index_vault(vault_copy)
+    reasons = {s.path: s.reason for s in report.skipped}
+    assert "binary" in reasons["binary.md"]
+    assert "UTF-8" in reasons["latin1.md"]
+    assert any("broken.md" in w for w in report.warnings)
+    engine = open_index(vault_copy)
+    assert engine.search("zanzibar", k=1).results[0].path == "broken.md"
+    assert engine.search("sign_ed25519", k=1).results[0].path == "reference/redflag.md"
+
+
+def test_without_vectors_search_is_degraded_not_broken(vault_copy):
+    index_vault(vault_copy, embed=False)
+    response = open_index(vault_copy).search("signing keys", k=5, now=NOW)
+    assert response.results
+    assert "semantic" in response.health.failed
+    assert response.health.degraded
+    assert "keyword" in response.health.ran
+
+
+def test_save_then_load_gives_the_same_ranking(indexed_vault):
+    first = open_index(indexed_vault).search("Berlin canal walk", k=5, now=NOW, chunks=True)
+    second = open_index(indexed_vault).search("Berlin canal walk", k=5, now=NOW, chunks=True)
+    assert [r.to_dict() for r in first.results] == [r.to_dict() for r in second.results]
