@@ -1,0 +1,91 @@
+"""The CLI: a thin layer with the API's verbs, driven through click's runner and as a real process."""
+
+import json
+import subprocess
+import sys
+
+from click.testing import CliRunner
+
+from memsearch.cli import main
+
+NOW = "2025-04-01T00:00:00+00:00"
+
+
+def test_search_json_has_the_documented_shape(indexed_vault):
+    result = CliRunner().invoke(
+        main, ["search", "sign_ed25519", "--vault", str(indexed_vault), "--format", "json", "--now", NOW, "-k", "3"]
+    )
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["query"] == "sign_ed25519"
+    assert {"ran", "failed", "skipped", "degraded"} <= set(data["health"])
+    first = data["results"][0]
+    assert {"path", "start_line", "end_line", "score", "territory", "fact_type", "entities"} <= set(first)
+    assert first["path"] == "reference/redflag.md"
+    assert 1 <= first["start_line"] <= first["end_line"]
+
+
+def test_files_format_prints_one_anchor_per_line(indexed_vault):
+    result = CliRunner().invoke(main, ["search", "Berlin", "--vault", str(indexed_vault), "--format", "files"])
+    assert result.exit_code == 0
+    lines = result.stdout.strip().splitlines()
+    assert lines and all(":" in line.split("\t")[0] for line in lines)
+
+
+def test_explain_table_shows_contributions(indexed_vault):
+    result = CliRunner().invoke(
+        main, ["search", "who rotated the keys", "--vault", str(indexed_vault), "--format", "table", "--explain"]
+    )
+    assert result.exit_code == 0
+    assert "contribution" in result.stdout and "territory weight" in result.stdout
+
+
+def test_batch_answers_one_line_per_query(indexed_vault, tmp_path):
+    batch = tmp_path / "queries.jsonl"
+    batch.write_text(
+        json.dumps({"id": "a", "query": "sign_ed25519", "k": 2, "now": NOW}) + "\n"
+        + json.dumps({"id": "b", "query": "canal walk", "territory": "journal/"}) + "\n"
+        + json.dumps({"id": "c", "query": ""}) + "\n"
+        + "not json\n"
+    )
+    result = CliRunner().invoke(
+        main, ["search", "--batch", str(batch), "--vault", str(indexed_vault), "--format", "json", "--chunks"]
+    )
+    assert result.exit_code == 0, result.output
+    answers = [json.loads(line) for line in result.stdout.strip().splitlines()]
+    assert [a["id"] for a in answers] == ["a", "b", "c", None]
+    assert len(answers[0]["results"]) == 2 and answers[0]["results"][0]["path"] == "reference/redflag.md"
+    assert all(r["path"].startswith("journal/") for r in answers[1]["results"])
+    assert "empty" in answers[2]["error"]
+    assert "line 4" in answers[3]["error"]
+
+
+def test_errors_name_the_argument_and_exit_nonzero(tmp_path):
+    runner = CliRunner()
+    missing = runner.invoke(main, ["index", str(tmp_path / "nope")])
+    assert missing.exit_code == 1 and "does not exist" in missing.stderr
+    no_index = runner.invoke(main, ["search", "x", "--vault", str(tmp_path)])
+    assert no_index.exit_code == 1 and "memsearch index" in no_index.stderr
+
+
+def test_empty_query_is_a_clear_error(indexed_vault):
+    result = CliRunner().invoke(main, ["search", "  ", "--vault", str(indexed_vault)])
+    assert result.exit_code == 1 and "empty" in result.stderr
+
+
+def test_status_reports_where_and_what(indexed_vault):
+    result = CliRunner().invoke(main, ["status", "--vault", str(indexed_vault), "--json"])
+    assert result.exit_code == 0
+    info = json.loads(result.stdout)
+    assert info["chunks"] > 0 and info["vectors"] == info["chunks"] and info["gaps"] == 0
+    assert info["index_mode"] == "0o700"
+
+
+def test_installed_command_runs_as_a_process(indexed_vault):
+    """The console script a user types, not just the click object."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "memsearch.cli", "search", "Mara Lin", "--vault", str(indexed_vault), "-k", "2"],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert len(proc.stdout.strip().splitlines()) == 2
