@@ -58,3 +58,34 @@ def test_rrf_ignores_score_scale(ids_a, ids_b, scale):
     first = [(f.chunk_id, round(f.score, 12)) for f in rrf({"a": a, "b": b})]
     second = [(f.chunk_id, round(f.score, 12)) for f in rrf({"a": scaled, "b": b})]
     assert first == second
+
+
+@given(
+    st.lists(st.integers(0, 30), min_size=1, max_size=20, unique=True),
+    st.lists(st.floats(0.01, 100), min_size=20, max_size=20),
+    st.floats(0.001, 1000),
+)
+def test_strength_mix_is_still_scale_free(ids, raw, scale):
+    """Hits are weighed by score / the list's top score, so rescaling a list changes nothing."""
+    scores = sorted(raw[: len(ids)], reverse=True)
+    a = [Hit(c, s) for c, s in zip(ids, scores, strict=True)]
+    b = [Hit(c, s * scale) for c, s in zip(ids, scores, strict=True)]
+    other = [Hit(c, 1.0) for c in reversed(ids)]
+    first = [(f.chunk_id, round(f.score, 9)) for f in rrf({"a": a, "o": other}, strength_mix=1.0)]
+    second = [(f.chunk_id, round(f.score, 9)) for f in rrf({"a": b, "o": other}, strength_mix=1.0)]
+    assert first == second
+
+
+def test_strength_mix_lets_a_towering_first_hit_win():
+    keyword = [Hit(1, 10.0)] + [Hit(i, 1.0) for i in range(2, 14)]
+    semantic = [Hit(i, 0.5) for i in range(2, 14)] + [Hit(1, 0.49)]
+    plain = rrf({"keyword": keyword, "semantic": semantic}, territory_weight=lambda c: 1.3 if c == 2 else 1.0)
+    mixed = rrf(
+        {"keyword": keyword, "semantic": semantic},
+        territory_weight=lambda c: 1.3 if c == 2 else 1.0,
+        strength_mix=1.0,
+    )
+    assert plain[0].chunk_id == 2
+    assert mixed[0].chunk_id == 1
+    for f in mixed:
+        assert abs(sum(c.contribution for c in f.contributions) - f.score) < 1e-12
