@@ -1,9 +1,9 @@
 """The public Python API: the same verbs as the CLI.
 
-    >>> from memsearch.api import index_vault, open_index
-    >>> index_vault("~/vault")
-    >>> engine = open_index("~/vault")
-    >>> engine.search("signing keys", k=5).to_dict()
+>>> from memsearch.api import index_vault, open_index
+>>> index_vault("~/vault")
+>>> engine = open_index("~/vault")
+>>> engine.search("signing keys", k=5).to_dict()
 """
 
 from __future__ import annotations
@@ -40,7 +40,9 @@ def index_vault(
 class Memsearch:
     """A loaded index: load once, search many times."""
 
-    def __init__(self, vault: str | Path, settings: Settings | None = None, index_dir: str | Path | None = None):
+    def __init__(
+        self, vault: str | Path, settings: Settings | None = None, index_dir: str | Path | None = None
+    ):
         self.vault = check_vault(Path(vault))
         self.settings = (settings or Settings()).with_vault_config(self.vault)
         self.index_home = Path(index_dir) if index_dir else store.default_home(self.vault)
@@ -64,7 +66,7 @@ class Memsearch:
                     None,
                     error=(
                         f"the index was built with embedder {info.get('spec')} ({info['fingerprint']}),"
-                        f" not {self._embedder.fingerprint}; run `memsearch index VAULT --rebuild`"
+                        f" not {self._embedder.fingerprint}; run `memsearch index VAULT`"
                     ),
                 )
             vector = self._embedder.embed_query(text)
@@ -127,7 +129,9 @@ class Memsearch:
         }
 
 
-def open_index(vault: str | Path, settings: Settings | None = None, index_dir: str | Path | None = None) -> Memsearch:
+def open_index(
+    vault: str | Path, settings: Settings | None = None, index_dir: str | Path | None = None
+) -> Memsearch:
     return Memsearch(vault, settings, index_dir)
 
 

@@ -34,12 +34,15 @@ def main() -> None:
 
 @main.command()
 @click.argument("vault", type=click.Path(path_type=Path))
-@click.option("--index-dir", type=click.Path(path_type=Path), help="Where the index lives (default VAULT/.memsearch).")
-@click.option("--no-embed", is_flag=True, help="Skip embedding (keyword, graph and time only; gaps recorded).")
+@click.option(
+    "--index-dir", type=click.Path(path_type=Path), help="Where the index lives (default VAULT/.memsearch)."
+)
+@click.option(
+    "--no-embed", is_flag=True, help="Skip embedding (keyword, graph and time only; gaps recorded)."
+)
 @click.option("--embedder", help="Embedder to use (default: minilm, the embedded offline model).")
-@click.option("--rebuild", is_flag=True, help="Rebuild the index from the vault (the embedding cache is kept).")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-def index(vault: Path, index_dir: Path | None, no_embed: bool, embedder: str | None, rebuild: bool, as_json: bool) -> None:
+def index(vault: Path, index_dir: Path | None, no_embed: bool, embedder: str | None, as_json: bool) -> None:
     """Index VAULT (incremental over the embedding cache: unchanged text is never embedded twice)."""
     from dataclasses import replace
 
@@ -61,7 +64,8 @@ def index(vault: Path, index_dir: Path | None, no_embed: bool, embedder: str | N
         click.echo(json.dumps(report.to_dict(), indent=2))
         return
     click.echo(
-        f"indexed {report.files} files, {report.chunks} chunks ({report.embedded} embedded) in {report.seconds:.1f}s"
+        f"indexed {report.files} files, {report.chunks} chunks ({report.embedded} embedded)"
+        f" in {report.seconds:.1f}s"
         f" -> {report.index_home}"
     )
     for skipped in report.skipped:
@@ -92,7 +96,9 @@ class _ProgressBar:
         if done == total or done % max(1, total // 100) == 0:
             width = 30
             filled = int(width * done / max(total, 1))
-            click.echo(f"\r{stage:>6} [{'#' * filled}{'.' * (width - filled)}] {done}/{total}", err=True, nl=False)
+            click.echo(
+                f"\r{stage:>6} [{'#' * filled}{'.' * (width - filled)}] {done}/{total}", err=True, nl=False
+            )
 
     def close(self) -> None:
         if self._stage:
@@ -103,18 +109,28 @@ def _search_options(f):
     options = [
         click.option("--vault", help="The vault (default: $MEMSEARCH_VAULT or the current folder)."),
         click.option("--index-dir", type=click.Path(path_type=Path), help="Where the index lives."),
-        click.option("-k", "k", type=click.IntRange(min=1), default=10, show_default=True, help="How many results."),
-        click.option("--format", "fmt", type=click.Choice(FORMATS), default=None, help="files | json | table."),
+        click.option(
+            "-k", "k", type=click.IntRange(min=1), default=10, show_default=True, help="How many results."
+        ),
+        click.option(
+            "--format", "fmt", type=click.Choice(FORMATS), default=None, help="files | json | table."
+        ),
         click.option("--chunks", is_flag=True, help="One result per chunk instead of per file."),
-        click.option("--explain", is_flag=True, help="Show each strategy's rank, raw score and RRF contribution."),
+        click.option(
+            "--explain", is_flag=True, help="Show each strategy's rank, raw score and RRF contribution."
+        ),
         click.option("--now", help="Reference time (ISO) for recency and relative dates."),
         click.option("--territory", help="Only this path prefix or territory (e.g. journal/)."),
         click.option("--fact-type", type=click.Choice(["world", "experience"]), help="Only this fact type."),
-        click.option("--entity", "entities", multiple=True, help="Only chunks naming this entity (repeatable)."),
+        click.option(
+            "--entity", "entities", multiple=True, help="Only chunks naming this entity (repeatable)."
+        ),
         click.option("--since", help="Only memories at or after this time (ISO)."),
         click.option("--until", help="Only memories at or before this time (ISO)."),
         click.option(
-            "--strategy", "strategies", multiple=True,
+            "--strategy",
+            "strategies",
+            multiple=True,
             type=click.Choice(["semantic", "keyword", "graph", "time"]),
             help="Run only these strategies (repeatable); default: all four, fused.",
         ),
@@ -128,9 +144,23 @@ def _search_options(f):
 @main.command()
 @click.argument("query", required=False)
 @_search_options
-def search(query: str | None, vault: str | None, index_dir: Path | None, k: int, fmt: str | None, chunks: bool,
-           explain: bool, now: str | None, territory: str | None, fact_type: str | None, entities: tuple[str, ...],
-           since: str | None, until: str | None, strategies: tuple[str, ...], batch) -> None:
+def search(
+    query: str | None,
+    vault: str | None,
+    index_dir: Path | None,
+    k: int,
+    fmt: str | None,
+    chunks: bool,
+    explain: bool,
+    now: str | None,
+    territory: str | None,
+    fact_type: str | None,
+    entities: tuple[str, ...],
+    since: str | None,
+    until: str | None,
+    strategies: tuple[str, ...],
+    batch,
+) -> None:
     """Search the vault's index for QUERY and print where the memories live."""
     from memsearch.api import open_index
 
@@ -139,14 +169,25 @@ def search(query: str | None, vault: str | None, index_dir: Path | None, k: int,
     except MemsearchError as exc:
         _fail(exc)
     common: dict[str, Any] = {
-        "chunks": chunks, "explain": explain, "now": now, "territory": territory, "fact_type": fact_type,
-        "entities": list(entities) or None, "since": since, "until": until, "strategies": list(strategies) or None,
+        "chunks": chunks,
+        "explain": explain,
+        "now": now,
+        "territory": territory,
+        "fact_type": fact_type,
+        "entities": list(entities) or None,
+        "since": since,
+        "until": until,
+        "strategies": list(strategies) or None,
     }
     if batch is not None:
         _run_batch(engine, batch, k, common)
         return
     if query is None:
-        _fail(MemsearchError("no query given; usage: memsearch search \"what you are looking for\" [--vault VAULT]"))
+        _fail(
+            MemsearchError(
+                'no query given; usage: memsearch search "what you are looking for" [--vault VAULT]'
+            )
+        )
     try:
         response = engine.search(query, k, **common)
     except MemsearchError as exc:
@@ -164,7 +205,19 @@ def search(query: str | None, vault: str | None, index_dir: Path | None, k: int,
 
 
 def _run_batch(engine, batch, k: int, common: dict[str, Any]) -> None:
-    keys = ("query", "k", "now", "territory", "fact_type", "entities", "since", "until", "strategies", "chunks", "explain")
+    keys = (
+        "query",
+        "k",
+        "now",
+        "territory",
+        "fact_type",
+        "entities",
+        "since",
+        "until",
+        "strategies",
+        "chunks",
+        "explain",
+    )
     for line_no, line in enumerate(batch, 1):
         if not line.strip():
             continue
@@ -175,7 +228,10 @@ def _run_batch(engine, batch, k: int, common: dict[str, Any]) -> None:
         except ValueError as exc:
             click.echo(json.dumps({"id": None, "error": f"line {line_no}: not a JSON object ({exc})"}))
             continue
-        options = {**common, **{key: request[key] for key in keys if key in request and key not in ("query", "k")}}
+        options = {
+            **common,
+            **{key: request[key] for key in keys if key in request and key not in ("query", "k")},
+        }
         try:
             response = engine.search(request.get("query", ""), int(request.get("k", k)), **options)
             out = {"id": request.get("id"), **response.to_dict()}
@@ -190,7 +246,10 @@ def _print_table(response, explain: bool) -> None:
     for i, r in enumerate(response.results, 1):
         when = (r.timestamp or "")[:10]
         ents = ", ".join(r.entities[:4])
-        click.echo(f"{i:>2}. {r.score:.3f}  {r.path}:{r.start_line}-{r.end_line}  [{r.territory}, {r.fact_type}] {when}")
+        click.echo(
+            f"{i:>2}. {r.score:.3f}  {r.path}:{r.start_line}-{r.end_line}"
+            f"  [{r.territory}, {r.fact_type}] {when}"
+        )
         if r.heading:
             click.echo(f"      {r.heading[:90]}")
         if ents:
@@ -227,7 +286,9 @@ def status(vault: str | None, index_dir: Path | None, as_json: bool) -> None:
     click.echo(f"vault     {info['vault']}")
     click.echo(f"index     {info['index']} (mode {info['index_mode']}, {info['index_bytes'] / 1e6:.1f} MB)")
     click.echo(f"built     {info['built_at']}")
-    click.echo(f"files     {info['files']}  chunks {info['chunks']}  vectors {info['vectors']}  gaps {info['gaps']}")
+    click.echo(
+        f"files     {info['files']}  chunks {info['chunks']}  vectors {info['vectors']}  gaps {info['gaps']}"
+    )
     click.echo(f"embedder  {emb.get('spec')} dim={emb.get('dim')} fingerprint={emb.get('fingerprint')}")
     if info["embedder_error"]:
         click.echo(f"degraded  {info['embedder_error']}")

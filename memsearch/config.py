@@ -103,7 +103,7 @@ def apply_config(settings: Settings, data: dict[str, Any], source: str = "config
     for i, item in enumerate(data.get("territory", [])):
         where = f"{source}: [[territory]] #{i + 1}"
         if not isinstance(item, dict) or "prefix" not in item:
-            raise ConfigError(f"{where} needs at least prefix = \"folder/\"")
+            raise ConfigError(f'{where} needs at least prefix = "folder/"')
         prefix = str(item["prefix"]).strip("/")
         prefix = f"{prefix}/" if prefix else ""
         inherited = settings.territory_for(prefix + "x.md")

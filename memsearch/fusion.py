@@ -61,6 +61,8 @@ def rrf(
     return fused
 
 
-def max_possible(weights: Mapping[str, float], strategies: Sequence[str], k: int, max_territory_weight: float) -> float:
+def max_possible(
+    weights: Mapping[str, float], strategies: Sequence[str], k: int, max_territory_weight: float
+) -> float:
     """The fused score of a chunk ranked first by every strategy that ran, in the weightiest territory."""
     return max_territory_weight * sum(max(weights.get(s, 1.0), 0.0) for s in strategies) / (k + 1)

@@ -72,7 +72,9 @@ def keyword_terms(chunks: list[Chunk], i: int, settings: Settings) -> dict[str, 
             if j == i:
                 continue
             # Each step away halves again: the next turn says more about this one than the third.
-            share = settings.context_weight ** abs(j - i) if settings.context_decay else settings.context_weight
+            share = (
+                settings.context_weight ** abs(j - i) if settings.context_decay else settings.context_weight
+            )
             for term, count in Counter(tokenize(chunks[j].text)).items():
                 weights[term] = weights.get(term, 0.0) + share * count
     return weights
@@ -211,8 +213,12 @@ def index_vault(
 
 
 def _settings_fingerprint(settings: Settings) -> str:
-    shape = (settings.territories, settings.max_chunk_chars, settings.context_neighbours,
-             settings.context_weight, settings.context_decay, settings.embed_neighbours)
+    shape = (
+        settings.territories,
+        settings.max_chunk_chars,
+        settings.context_neighbours,
+        settings.context_weight,
+        settings.context_decay,
+        settings.embed_neighbours,
+    )
     return hashlib.sha256(repr(shape).encode()).hexdigest()[:16]
-
-

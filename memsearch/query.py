@@ -48,7 +48,9 @@ def as_datetime(value: datetime | str | None, name: str) -> datetime | None:
         try:
             parsed = datetime.fromisoformat(str(value))
         except ValueError:
-            raise QueryError(f"{name}: {value!r} is not a date; use ISO form such as 2025-03-26 or 2025-03-26T14:00") from None
+            raise QueryError(
+                f"{name}: {value!r} is not a date; use ISO form such as 2025-03-26 or 2025-03-26T14:00"
+            ) from None
     return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
 
 
@@ -59,7 +61,9 @@ def parse_query(
     filters: Filters | None = None,
 ) -> ParsedQuery:
     if not isinstance(query, str) or not query.strip():
-        raise QueryError("the query is empty; say what you are looking for, e.g. memsearch search \"signing keys\"")
+        raise QueryError(
+            'the query is empty; say what you are looking for, e.g. memsearch search "signing keys"'
+        )
     text = " ".join(query.split())[:MAX_QUERY_CHARS]
     now_dt = as_datetime(now, "now") or datetime.now(tz=UTC)
     filters = filters or Filters()

@@ -61,7 +61,10 @@ def read_file(vault: Path, path: Path) -> VaultFile | Skipped:
                 return Skipped(rel, "symlink points outside the vault; not followed")
         stat = path.stat()
         if stat.st_size > MAX_FILE_BYTES:
-            return Skipped(rel, f"file is {stat.st_size // 1_048_576} MB, over the {MAX_FILE_BYTES // 1_048_576} MB limit")
+            return Skipped(
+                rel,
+                f"file is {stat.st_size // 1_048_576} MB, over the {MAX_FILE_BYTES // 1_048_576} MB limit",
+            )
         data = path.read_bytes()
     except OSError as exc:
         return Skipped(rel, f"cannot read: {exc.strerror or exc}")
@@ -81,7 +84,10 @@ def git_commit_times(vault: Path) -> dict[str, datetime]:
     try:
         out = subprocess.run(
             ["git", "-C", str(vault), "log", "--format=%x00%ct", "--name-only", "--no-renames"],
-            capture_output=True, text=True, timeout=60, check=True,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=True,
         ).stdout
     except (OSError, subprocess.SubprocessError):
         return {}

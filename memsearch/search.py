@@ -112,7 +112,9 @@ def search_index(
             failed["semantic"] = query_embedding.error
         elif index.vectors is None or not len(index.vectors):
             reason = index.manifest.get("embedder_error") or "the index has no vectors"
-            failed["semantic"] = f"no vectors in the index ({reason}); run `memsearch index VAULT` to fill them"
+            failed["semantic"] = (
+                f"no vectors in the index ({reason}); run `memsearch index VAULT` to fill them"
+            )
         else:
             skipped["semantic"] = query_embedding.skipped or "no query vector"
         timings["semantic"] = _ms(t)
@@ -173,7 +175,14 @@ def search_index(
     # 4. group, 5. normalise
     t = time.perf_counter()
     results = _results(
-        index, fused, k, ceiling, chunks=chunks, explain=explain, weights=weights, query_entities=parsed.entities
+        index,
+        fused,
+        k,
+        ceiling,
+        chunks=chunks,
+        explain=explain,
+        weights=weights,
+        query_entities=parsed.entities,
     )
     timings["group"] = _ms(t)
     timings["total"] = _ms(started) + query_embedding.ms
@@ -232,7 +241,9 @@ def _results(
                     }
                     for c in f.contributions
                 },
-                "query_entities_matched": [e for e in index.graph.entities_of(f.chunk_id) if e in query_entities],
+                "query_entities_matched": [
+                    e for e in index.graph.entities_of(f.chunk_id) if e in query_entities
+                ],
             }
         results.append(
             Result(

@@ -22,12 +22,14 @@ _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 
 #: Short English stopword list (Lucene's plus question words): they carry no "where" signal.
 STOPWORDS = frozenset(
-    """a an and are as at be but by for if in into is it no not of on or such that the their then
-    there these they this to was will with i me my we our you your he him his she her its them
-    what which who whom when where why how do does did done have has had am been being were would
-    could should can may might must shall so than too very just about from up down out over under
-    again further once here all any both each few more most other some own same only s t don
-    also yes yeah oh ok okay hey hi really like get got""".split()
+    """
+    a an and are as at be but by for if in into is it no not of on or such that the their then there
+    these they this to was will with i me my we our you your he him his she her its them what which
+    who whom when where why how do does did done have has had am been being were would could should
+    can may might must shall so than too very just about from up down out over under again further
+    once here all any both each few more most other some own same only s t don also yes yeah oh ok
+    okay hey hi really like get got
+    """.split()  # noqa: SIM905
 )
 
 _stemmer = snowballstemmer.stemmer("english")

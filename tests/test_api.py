@@ -111,7 +111,9 @@ def test_bad_files_are_named_and_the_rest_is_indexed(vault_copy):
     (vault_copy / "binary.md").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00")
     (vault_copy / "latin1.md").write_bytes("caf\xe9 notes".encode("latin-1"))
     (vault_copy / "empty.md").write_text("")
-    (vault_copy / "broken.md").write_text("---\ntitle: [unclosed\n---\n# Broken\n\nStill searchable: zanzibar.\n")
+    (vault_copy / "broken.md").write_text(
+        "---\ntitle: [unclosed\n---\n# Broken\n\nStill searchable: zanzibar.\n"
+    )
     report = index_vault(vault_copy)
     reasons = {s.path: s.reason for s in report.skipped}
     assert "binary" in reasons["binary.md"]

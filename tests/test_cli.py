@@ -13,7 +13,19 @@ NOW = "2025-04-01T00:00:00+00:00"
 
 def test_search_json_has_the_documented_shape(indexed_vault):
     result = CliRunner().invoke(
-        main, ["search", "sign_ed25519", "--vault", str(indexed_vault), "--format", "json", "--now", NOW, "-k", "3"]
+        main,
+        [
+            "search",
+            "sign_ed25519",
+            "--vault",
+            str(indexed_vault),
+            "--format",
+            "json",
+            "--now",
+            NOW,
+            "-k",
+            "3",
+        ],
     )
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
@@ -26,7 +38,9 @@ def test_search_json_has_the_documented_shape(indexed_vault):
 
 
 def test_files_format_prints_one_anchor_per_line(indexed_vault):
-    result = CliRunner().invoke(main, ["search", "Berlin", "--vault", str(indexed_vault), "--format", "files"])
+    result = CliRunner().invoke(
+        main, ["search", "Berlin", "--vault", str(indexed_vault), "--format", "files"]
+    )
     assert result.exit_code == 0
     lines = result.stdout.strip().splitlines()
     assert lines and all(":" in line.split("\t")[0] for line in lines)
@@ -34,7 +48,8 @@ def test_files_format_prints_one_anchor_per_line(indexed_vault):
 
 def test_explain_table_shows_contributions(indexed_vault):
     result = CliRunner().invoke(
-        main, ["search", "who rotated the keys", "--vault", str(indexed_vault), "--format", "table", "--explain"]
+        main,
+        ["search", "who rotated the keys", "--vault", str(indexed_vault), "--format", "table", "--explain"],
     )
     assert result.exit_code == 0
     assert "contribution" in result.stdout and "territory weight" in result.stdout
@@ -43,9 +58,12 @@ def test_explain_table_shows_contributions(indexed_vault):
 def test_batch_answers_one_line_per_query(indexed_vault, tmp_path):
     batch = tmp_path / "queries.jsonl"
     batch.write_text(
-        json.dumps({"id": "a", "query": "sign_ed25519", "k": 2, "now": NOW}) + "\n"
-        + json.dumps({"id": "b", "query": "canal walk", "territory": "journal/"}) + "\n"
-        + json.dumps({"id": "c", "query": ""}) + "\n"
+        json.dumps({"id": "a", "query": "sign_ed25519", "k": 2, "now": NOW})
+        + "\n"
+        + json.dumps({"id": "b", "query": "canal walk", "territory": "journal/"})
+        + "\n"
+        + json.dumps({"id": "c", "query": ""})
+        + "\n"
         + "not json\n"
     )
     result = CliRunner().invoke(
@@ -84,8 +102,20 @@ def test_status_reports_where_and_what(indexed_vault):
 def test_installed_command_runs_as_a_process(indexed_vault):
     """The console script a user types, not just the click object."""
     proc = subprocess.run(
-        [sys.executable, "-m", "memsearch.cli", "search", "Mara Lin", "--vault", str(indexed_vault), "-k", "2"],
-        capture_output=True, text=True, timeout=120,
+        [
+            sys.executable,
+            "-m",
+            "memsearch.cli",
+            "search",
+            "Mara Lin",
+            "--vault",
+            str(indexed_vault),
+            "-k",
+            "2",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert proc.returncode == 0, proc.stderr
     assert len(proc.stdout.strip().splitlines()) == 2

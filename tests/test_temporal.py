@@ -31,12 +31,14 @@ def test_undated_and_world_chunks_get_neutral_recency():
 
 def test_window_scores_inside_then_decay_outside():
     start, end = datetime(2025, 3, 26, tzinfo=UTC), datetime(2025, 3, 27, tzinfo=UTC)
-    ts = np.array([
-        datetime(2025, 3, 26, 12, tzinfo=UTC).timestamp(),
-        datetime(2025, 3, 28, 12, tzinfo=UTC).timestamp(),
-        datetime(2025, 1, 1, tzinfo=UTC).timestamp(),
-        np.nan,
-    ])
+    ts = np.array(
+        [
+            datetime(2025, 3, 26, 12, tzinfo=UTC).timestamp(),
+            datetime(2025, 3, 28, 12, tzinfo=UTC).timestamp(),
+            datetime(2025, 1, 1, tzinfo=UTC).timestamp(),
+            np.nan,
+        ]
+    )
     scores = window_scores(ts, start, end)
     assert scores[0] == 1.0
     assert 0 < scores[1] < 1.0

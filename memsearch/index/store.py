@@ -37,7 +37,7 @@ CACHE_SUBDIR = "cache"
 
 
 def default_home(vault: Path) -> Path:
-    """Where a vault's index lives: ``MEMSEARCH_HOME/<vault name>-<hash>`` if set, else ``vault/.memsearch``."""
+    """Where a vault's index lives: ``$MEMSEARCH_HOME/<name>-<hash>`` if set, else ``vault/.memsearch``."""
     home = os.environ.get("MEMSEARCH_HOME")
     if home:
         import hashlib
@@ -102,7 +102,9 @@ def save(index_home: Path, data: IndexData) -> None:
         data.vectors.save(staging)
     data.manifest["format"] = FORMAT_VERSION
     # The manifest goes last: its presence marks a complete index.
-    (staging / "manifest.json").write_text(json.dumps(data.manifest, indent=1, sort_keys=True, ensure_ascii=False))
+    (staging / "manifest.json").write_text(
+        json.dumps(data.manifest, indent=1, sort_keys=True, ensure_ascii=False)
+    )
     for child in staging.iterdir():
         os.chmod(child, 0o600)
     old = index_home / f".old-{os.getpid()}"
@@ -122,8 +124,9 @@ def load(index_home: Path) -> IndexData:
         manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
         if manifest.get("format") != FORMAT_VERSION:
             raise IndexCorruptError(
-                f"index at {folder} has format {manifest.get('format')}, this memsearch reads {FORMAT_VERSION};"
-                " run `memsearch index VAULT --rebuild`"
+                f"index at {folder} has format {manifest.get('format')},"
+                f" this memsearch reads {FORMAT_VERSION};"
+                " run `memsearch index VAULT`"
             )
         chunks: dict[int, Chunk] = {}
         with open(folder / "chunks.jsonl", encoding="utf-8") as fh:
@@ -145,8 +148,13 @@ def load(index_home: Path) -> IndexData:
         raise
     except (OSError, ValueError, KeyError, TypeError, json.JSONDecodeError) as exc:
         raise IndexCorruptError(
-            f"index at {folder} cannot be read ({exc}); run `memsearch index VAULT --rebuild` to rebuild it from the vault"
+            f"index at {folder} cannot be read ({exc});"
+            " run `memsearch index VAULT` to rebuild it from the vault"
         ) from exc
-    if isinstance(vectors, VectorIndex) and len(vectors) and np.isnan(next(iter(vectors._vectors.values()))).any():
-        raise IndexCorruptError(f"index at {folder} holds invalid vectors; run `memsearch index VAULT --rebuild`")
+    if (
+        isinstance(vectors, VectorIndex)
+        and len(vectors)
+        and np.isnan(next(iter(vectors._vectors.values()))).any()
+    ):
+        raise IndexCorruptError(f"index at {folder} holds invalid vectors; run `memsearch index VAULT`")
     return IndexData(chunks, keyword, graph, time, vectors, manifest)

@@ -25,10 +25,14 @@ def decay(age_days: np.ndarray | float, half_life_days: float) -> np.ndarray:
     return np.power(0.5, age / max(half_life_days, 1e-9))
 
 
-def recency_scores(timestamps: np.ndarray, timeless: np.ndarray, now: datetime, half_life_days: float) -> np.ndarray:
+def recency_scores(
+    timestamps: np.ndarray, timeless: np.ndarray, now: datetime, half_life_days: float
+) -> np.ndarray:
     """Recency in (0, 1] for every chunk id; neutral for undated or timeless (world) chunks."""
     age_days = (now.timestamp() - timestamps) / DAY
-    scores = np.where(np.isnan(timestamps) | timeless, NEUTRAL_RECENCY, decay(np.nan_to_num(age_days), half_life_days))
+    scores = np.where(
+        np.isnan(timestamps) | timeless, NEUTRAL_RECENCY, decay(np.nan_to_num(age_days), half_life_days)
+    )
     return scores.astype(np.float32)
 
 
@@ -88,7 +92,9 @@ class TimeIndex:
         if window is not None:
             scores = window_scores(self.timestamps, *window)
             # Within the window, the more recent of two equal matches goes first.
-            scores = scores * (1.0 + 0.01 * recency_scores(self.timestamps, self.timeless, now, half_life_days))
+            scores = scores * (
+                1.0 + 0.01 * recency_scores(self.timestamps, self.timeless, now, half_life_days)
+            )
         else:
             scores = recency_scores(self.timestamps, self.timeless, now, half_life_days)
         mask = self.present & ~np.isnan(self.timestamps) if window is not None else self.present.copy()

@@ -62,7 +62,9 @@ class VectorIndex:
         import hnswlib
 
         index = hnswlib.Index(space="ip", dim=self.dim)
-        index.init_index(max_elements=max(len(self._vectors), 16), ef_construction=HNSW_EF_CONSTRUCTION, M=HNSW_M)
+        index.init_index(
+            max_elements=max(len(self._vectors), 16), ef_construction=HNSW_EF_CONSTRUCTION, M=HNSW_M
+        )
         if self._vectors:
             ids = np.fromiter(self._vectors.keys(), dtype=np.int64, count=len(self._vectors))
             index.add_items(np.stack([self._vectors[int(i)] for i in ids]), ids)
@@ -94,12 +96,18 @@ class VectorIndex:
             labels, distances = self._hnsw.knn_query(
                 np.asarray(query, dtype=np.float32), k=min(k, allowed_n), filter=flt
             )
-        return [Hit(int(label), float(1.0 - dist)) for label, dist in zip(labels[0], distances[0], strict=True)]
+        return [
+            Hit(int(label), float(1.0 - dist)) for label, dist in zip(labels[0], distances[0], strict=True)
+        ]
 
     # -- persistence -----------------------------------------------------------------------
     def save(self, folder: Path) -> None:
         ids = np.array(sorted(self._vectors), dtype=np.int64)
-        matrix = np.stack([self._vectors[int(i)] for i in ids]) if len(ids) else np.zeros((0, self.dim), np.float32)
+        matrix = (
+            np.stack([self._vectors[int(i)] for i in ids])
+            if len(ids)
+            else np.zeros((0, self.dim), np.float32)
+        )
         np.save(folder / "vector_ids.npy", ids)
         np.save(folder / "vectors.npy", matrix.astype(np.float32))
         if self._hnsw is None or self._dirty:
