@@ -60,7 +60,7 @@ class Settings:
     embedder: str = "minilm"
     #: Neighbouring chunks of the same file folded into what is indexed for a chunk
     #: (the chunk itself is still what is returned). Measured on LoCoMo: context is the biggest lever.
-    context_neighbours: int = 1
+    context_neighbours: int = 2
     #: Weight of a neighbour's terms relative to the chunk's own (a BM25F-style field weight).
     context_weight: float = 0.5
     #: Whether a neighbour's weight decays geometrically with its distance (weight ** distance).
