@@ -44,7 +44,11 @@ def rrf(
         if w <= 0 or not hits:
             continue
         top = max(hits[0].score, 0.0)
-        for rank, hit in enumerate(hits, start=1):
+        rank, previous = 0, None
+        for position, hit in enumerate(hits, start=1):
+            # Tied scores share a rank: a list that cannot tell two hits apart must not pretend to.
+            if hit.score != previous:
+                rank, previous = position, hit.score
             relative = max(hit.score, 0.0) / top if top > 0 else 1.0
             gain = (1.0 - strength_mix) + strength_mix * min(relative, 1.0)
             parts.setdefault(hit.chunk_id, []).append(

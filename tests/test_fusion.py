@@ -89,3 +89,11 @@ def test_strength_mix_lets_a_towering_first_hit_win():
     assert mixed[0].chunk_id == 1
     for f in mixed:
         assert abs(sum(c.contribution for c in f.contributions) - f.score) < 1e-12
+
+
+def test_tied_scores_share_a_rank():
+    """A list of ties (recency over undated notes) must not reorder what the other lists found."""
+    ties = [Hit(c, 0.5) for c in (9, 8, 7)]
+    fused = rrf({"keyword": [Hit(7, 3.0), Hit(8, 2.0), Hit(9, 1.0)], "time": ties}, strength_mix=1.0)
+    assert [f.chunk_id for f in fused] == [7, 8, 9]
+    assert {c.rank for f in fused for c in f.contributions if c.strategy == "time"} == {1}
