@@ -296,5 +296,37 @@ def status(vault: str | None, index_dir: Path | None, as_json: bool) -> None:
         click.echo(f"skipped   {path}: {reason}")
 
 
+@main.command("open")
+@click.argument("ref")
+@click.option("--vault", help="The vault (default: $MEMSEARCH_VAULT or the current folder).")
+@click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON (text, lines, next).")
+def open_(ref: str, vault: str | None, as_json: bool) -> None:
+    """Print the lines REF names: PATH, PATH:LINE or PATH:START-END (1-based, inclusive)."""
+    from memsearch.tool import MemoryTools
+
+    answer = MemoryTools(_resolve_vault(vault)).memory_open(ref)
+    if as_json:
+        click.echo(json.dumps(answer, ensure_ascii=False, indent=2))
+    elif answer["ok"]:
+        click.echo(answer["text"])
+        for warning in answer["warnings"]:
+            click.echo(f"note: {warning}", err=True)
+    else:
+        click.echo(f"memsearch: {answer['error']}", err=True)
+    if not answer["ok"]:
+        sys.exit(1)
+
+
+@main.command()
+@click.option("--vault", help="The vault (default: $MEMSEARCH_VAULT or the current folder).")
+@click.option("--index-dir", type=click.Path(path_type=Path), help="Where the index lives.")
+@click.option("--auto-index", is_flag=True, help="Build the index on the first search if there is none.")
+def mcp(vault: str | None, index_dir: Path | None, auto_index: bool) -> None:
+    """Serve memory_search and memory_open to an MCP client over stdio."""
+    from memsearch.mcp_server import serve
+
+    serve(_resolve_vault(vault), index_dir=index_dir, auto_index=auto_index)
+
+
 if __name__ == "__main__":
     main()

@@ -1,0 +1,157 @@
+"""memory_open and `memsearch open`: one hop from a pointer to its lines, never out of the vault."""
+
+import json
+import os
+
+import pytest
+from click.testing import CliRunner
+
+from memsearch.cli import main
+from memsearch.tool import MAX_OPEN_LINES, MemoryTools, memory_open, parse_ref
+
+
+@pytest.fixture
+def tools(vault_copy):
+    return MemoryTools(vault_copy)
+
+
+def _lines(vault, rel, start, end):
+    return "\n".join((vault / rel).read_text(encoding="utf-8").splitlines()[start - 1 : end])
+
+
+def test_parse_ref():
+    assert parse_ref("journal/a.md:6-9") == ("journal/a.md", 6, 9)
+    assert parse_ref("journal/a.md:6") == ("journal/a.md", 6, 6)
+    assert parse_ref("journal/a.md") == ("journal/a.md", None, None)
+    assert parse_ref("notes/10:30 call.md") == ("notes/10:30 call.md", None, None)
+
+
+def test_a_search_result_opens_in_one_hop(indexed_vault):
+    tools = MemoryTools(indexed_vault)
+    hit = tools.memory_search("sign_ed25519()", k=1)["results"][0]
+    opened = tools.memory_open(hit["ref"])
+    assert opened["ok"] and opened["path"] == hit["path"]
+    assert (opened["start_line"], opened["end_line"]) == (hit["start_line"], hit["end_line"])
+    assert opened["text"] == _lines(indexed_vault, hit["path"], hit["start_line"], hit["end_line"])
+    assert "def sign_ed25519" in opened["text"]
+    assert opened["truncated"] is False and opened["next"] is None
+
+
+def test_line_arguments_and_whole_file(tools, vault_copy):
+    rel = "journal/2025-03-11.md"
+    total = len((vault_copy / rel).read_text().splitlines())
+    by_args = tools.memory_open(rel, start_line=6, end_line=7)
+    assert by_args["text"] == _lines(vault_copy, rel, 6, 7)
+    assert tools.memory_open(rel, start_line="6", end_line="7")["text"] == by_args["text"]
+    single = tools.memory_open(f"{rel}:6")
+    assert single["text"] == _lines(vault_copy, rel, 6, 6)
+    whole = tools.memory_open(rel)
+    assert whole["start_line"] == 1 and whole["end_line"] == whole["total_lines"] == total
+    past_end = tools.memory_open(f"{rel}:15-999")
+    assert past_end["ok"] and past_end["end_line"] == total and past_end["warnings"]
+
+
+def test_long_ranges_are_bounded_and_say_where_to_continue(tools, vault_copy):
+    (vault_copy / "archive" / "long.md").write_text("".join(f"line {i}\n" for i in range(1, 1001)))
+    first = tools.memory_open("archive/long.md")
+    assert first["truncated"] and first["end_line"] == MAX_OPEN_LINES
+    assert first["next"] == f"archive/long.md:{MAX_OPEN_LINES + 1}-1000"
+    second = tools.memory_open(first["next"])
+    assert second["text"].splitlines()[0] == f"line {MAX_OPEN_LINES + 1}"
+    (vault_copy / "archive" / "wide.md").write_text("x" * 100_000 + "\nshort\n")
+    wide = tools.memory_open("archive/wide.md")
+    assert wide["truncated"] and len(wide["text"]) <= 16_000
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "../secret.md",
+        "journal/../../secret.md",
+        "/etc/passwd",
+        "~/.ssh/id_ed25519",
+        "C:\\Windows\\win.ini",
+        ".memsearch/index/manifest.json",
+        ".git/config",
+        "memsearch.toml",
+        "journal/\x00.md",
+        "a" * 5000 + ".md",
+    ],
+)
+def test_paths_outside_the_vault_are_refused(tools, path):
+    answer = tools.memory_open(path)
+    json.dumps(answer)
+    assert answer["ok"] is False and answer["code"] == "path_refused"
+    assert answer["error"].startswith("refused") and answer["text"] == ""
+
+
+def test_symlinks_out_of_the_vault_are_refused(tools, vault_copy, tmp_path):
+    secret = tmp_path / "outside.md"
+    secret.write_text("the outside world\n")
+    os.symlink(secret, vault_copy / "journal" / "escape.md")
+    os.symlink(tmp_path, vault_copy / "linked-dir")
+    for path in ("journal/escape.md", "linked-dir/outside.md"):
+        answer = tools.memory_open(path)
+        assert answer["code"] == "path_refused" and "outside" in answer["error"], path
+    os.symlink(vault_copy / "inbox.md", vault_copy / "journal" / "inside.md")
+    assert tools.memory_open("journal/inside.md")["ok"]  # a link that stays inside is fine
+
+
+def test_missing_file_suggests_close_paths(tools):
+    answer = tools.memory_open("journal/2025-03-12.md")
+    assert answer["code"] == "not_found" and "journal/2025-03-11.md" in answer["error"]
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        {},
+        {"path": 7},
+        {"path": "journal/2025-03-11.md", "start_line": "six"},
+        {"path": "journal/2025-03-11.md", "start_line": 0},
+        {"path": "journal/2025-03-11.md", "start_line": 9, "end_line": 3},
+        {"path": "journal/2025-03-11.md:500-510"},
+    ],
+)
+def test_bad_open_arguments(tools, arguments):
+    answer = tools.call("memory_open", arguments)
+    assert answer["ok"] is False and answer["code"] == "bad_argument" and answer["message"]
+
+
+def test_a_changed_file_warns_that_anchors_may_have_shifted(vault_copy):
+    from memsearch.api import index_vault
+
+    index_vault(vault_copy, embed=False)
+    tools = MemoryTools(vault_copy)
+    tools.memory_search("keys")  # loads the index (and its manifest)
+    path = vault_copy / "journal" / "2025-03-11.md"
+    path.write_text("new first line\n" + path.read_text())
+    answer = tools.memory_open("journal/2025-03-11.md:6-9")
+    assert answer["ok"] and any("changed since the index" in w for w in answer["warnings"])
+
+
+def test_module_function(vault_copy):
+    answer = memory_open("inbox.md:1", vault=vault_copy)
+    assert answer["text"] == "# Inbox"
+
+
+def test_cli_open_prints_the_lines(vault_copy):
+    rel = "journal/2025-03-11.md"
+    result = CliRunner().invoke(main, ["open", f"{rel}:6-7", "--vault", str(vault_copy)])
+    assert result.exit_code == 0, result.output
+    assert result.stdout == _lines(vault_copy, rel, 6, 7) + "\n"
+    as_json = CliRunner().invoke(main, ["open", rel, "--vault", str(vault_copy), "--json"])
+    assert json.loads(as_json.stdout)["total_lines"] == len((vault_copy / rel).read_text().splitlines())
+
+
+def test_cli_open_refuses_with_a_message_and_exit_1(vault_copy):
+    result = CliRunner().invoke(main, ["open", "../../etc/passwd", "--vault", str(vault_copy)])
+    assert result.exit_code == 1
+    assert "refused" in result.stderr and result.stdout == ""
+
+
+def test_cli_open_says_where_to_continue(vault_copy):
+    (vault_copy / "archive" / "long.md").write_text("".join(f"line {i}\n" for i in range(1, 1001)))
+    result = CliRunner().invoke(main, ["open", "archive/long.md", "--vault", str(vault_copy)])
+    assert result.exit_code == 0
+    assert "archive/long.md:201-1000" in result.stderr

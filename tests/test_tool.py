@@ -1,0 +1,212 @@
+"""memory_search as an agent's tool: definitions a framework registers as is, answers that never raise."""
+
+import json
+
+import pytest
+
+from memsearch import tool
+from memsearch.api import index_vault, open_index
+from memsearch.tool import NO_RESULTS, MemoryTools, memory_search, tool_definitions
+
+NOW = "2025-04-01T00:00:00+00:00"
+
+
+@pytest.fixture(scope="module")
+def tools(indexed_vault):
+    return MemoryTools(indexed_vault)
+
+
+def _readable(answer: dict) -> None:
+    """Every answer: JSON-ready, with ok, status and a sentence for the model."""
+    json.dumps(answer)
+    assert isinstance(answer["ok"], bool)
+    assert answer["status"]
+    assert isinstance(answer["message"], str) and len(answer["message"]) > 10
+    if not answer["ok"]:
+        assert answer["code"] and answer["error"]
+        assert answer["results"] == []
+
+
+@pytest.mark.parametrize("style", ["anthropic", "openai", "mcp"])
+def test_definitions_have_a_name_a_description_and_a_schema(style):
+    defs = tool_definitions(style)
+    assert len(defs) == 2
+    for d in defs:
+        inner = d.get("function", d)
+        schema = inner.get("input_schema") or inner.get("parameters") or inner.get("inputSchema")
+        assert inner["name"] in ("memory_search", "memory_open")
+        assert len(inner["description"]) > 100
+        assert schema["type"] == "object" and schema["required"]
+        json.dumps(d)
+    search = next(d.get("function", d) for d in defs if d.get("function", d)["name"] == "memory_search")
+    schema = search.get("input_schema") or search.get("parameters") or search.get("inputSchema")
+    props = schema["properties"]
+    assert set(props) == {"query", "k", "fact_type", "entities", "territory", "since", "until"}
+    assert props["fact_type"]["enum"] == ["world", "experience"]
+
+
+def test_unknown_style_is_a_clear_error():
+    with pytest.raises(ValueError, match="anthropic, openai, mcp"):
+        tool_definitions("langchain")
+
+
+def test_answer_matches_the_engine_and_adds_an_openable_ref(tools, indexed_vault):
+    answer = tools.memory_search("who approved the new Ed25519 key?", k=4, now=NOW)
+    _readable(answer)
+    assert answer["ok"] and answer["status"] == "ok"
+    expected = open_index(indexed_vault).search("who approved the new Ed25519 key?", 4, now=NOW).to_dict()
+    got = [{k: v for k, v in r.items() if k != "ref"} for r in answer["results"]]
+    assert got == expected["results"]
+    for r in answer["results"]:
+        assert r["ref"] == f"{r['path']}:{r['start_line']}-{r['end_line']}"
+        assert {"score", "fact_type", "entities", "territory"} <= set(r)
+        assert "text" not in r  # pointers, never content
+    assert set(answer["health"]) >= {"ran", "failed", "skipped", "degraded"}
+
+
+def test_filters_pass_through(tools):
+    answer = tools.memory_search(
+        "keys", k=10, fact_type="experience", territory="journal/", since="2025-01-01", now=NOW
+    )
+    assert answer["ok"] and answer["results"]
+    assert all(r["path"].startswith("journal/") and r["fact_type"] == "experience" for r in answer["results"])
+    by_entity = tools.memory_search("keys", entities=["Mara Lin"], now=NOW)
+    assert by_entity["results"] and all("Mara Lin" in r["entities"] for r in by_entity["results"])
+    # a model's habits that are harmless: a number as text, one entity as a plain string, upper case
+    lenient = tools.memory_search("keys", k="3", entities="Mara Lin", fact_type="World", now=NOW)
+    assert lenient["ok"] and len(lenient["results"]) <= 3
+
+
+def test_no_results_says_so(tools):
+    answer = tools.memory_search("keys", territory="nowhere/", now=NOW)
+    _readable(answer)
+    assert answer["ok"] and answer["status"] == "no_results" and answer["results"] == []
+    assert answer["message"].startswith(NO_RESULTS)
+    assert "territory=nowhere/" in answer["message"]
+
+
+@pytest.mark.parametrize(
+    ("arguments", "mentions"),
+    [
+        ({}, "query"),
+        ({"query": ""}, "query"),
+        ({"query": 42}, "query"),
+        ({"query": ["a"]}, "query"),
+        ({"query": "keys", "k": "ten"}, "k"),
+        ({"query": "keys", "k": 0}, "k"),
+        ({"query": "keys", "k": True}, "k"),
+        ({"query": "keys", "k": 2.5}, "k"),
+        ({"query": "keys", "fact_type": "dream"}, "fact_type"),
+        ({"query": "keys", "entities": 7}, "entities"),
+        ({"query": "keys", "entities": [1, 2]}, "entities"),
+        ({"query": "keys", "territory": {"a": 1}}, "territory"),
+        ({"query": "keys", "since": "the day after the storm"}, "since"),
+        ({"query": "keys", "until": 20250301}, "until"),
+    ],
+)
+def test_bad_arguments_answer_instead_of_raising(tools, arguments, mentions):
+    answer = tools.memory_search(**arguments)
+    _readable(answer)
+    assert answer["ok"] is False and answer["code"] == "bad_argument"
+    assert answer["error"].startswith("bad argument") and mentions in answer["error"]
+
+
+def test_unknown_arguments_are_named_not_fatal(tools):
+    answer = tools.call("memory_search", {"query": "keys", "limit": 3, "now": NOW})
+    assert answer["ok"]
+    assert any("limit" in w for w in answer["warnings"])
+    assert len(answer["results"]) <= 10
+
+
+def test_k_above_the_cap_is_clamped(tools):
+    answer = tools.memory_search("keys", k=500, now=NOW)
+    assert answer["ok"] and any("50" in w for w in answer["warnings"])
+
+
+def test_call_takes_a_json_string_and_refuses_unknown_tools(tools):
+    assert tools.call("memory_search", json.dumps({"query": "Berlin canal"}))["ok"]
+    bad_json = tools.call("memory_search", "{not json")
+    _readable(bad_json)
+    assert bad_json["code"] == "bad_argument"
+    unknown = tools.call("memory_delete", {})
+    _readable(unknown)
+    assert "memory_search and memory_open" in unknown["error"]
+
+
+def test_missing_index_says_how_to_build_it(vault_copy):
+    answer = MemoryTools(vault_copy).memory_search("keys")
+    _readable(answer)
+    assert answer["code"] == "index_missing"
+    assert f"memsearch index {vault_copy}" in answer["error"]
+
+
+def test_auto_index_builds_the_missing_index(vault_copy):
+    answer = MemoryTools(vault_copy, auto_index=True).memory_search("sign_ed25519", k=1)
+    assert answer["ok"] and answer["results"][0]["path"] == "reference/redflag.md"
+    assert any("built one now" in w for w in answer["warnings"])
+
+
+def test_missing_vault(tmp_path):
+    answer = memory_search("keys", vault=tmp_path / "no-such-vault")
+    _readable(answer)
+    assert answer["code"] == "vault_missing" and "does not exist" in answer["error"]
+
+
+def test_empty_vault(tmp_path):
+    vault = tmp_path / "empty"
+    vault.mkdir()
+    index_vault(vault, embed=False)
+    answer = MemoryTools(vault).memory_search("anything at all")
+    _readable(answer)
+    assert answer["ok"] and answer["status"] == "empty_vault" and answer["results"] == []
+    assert "empty" in answer["message"]
+
+
+def test_corrupt_index_is_reported_not_raised(vault_copy):
+    index_vault(vault_copy, embed=False)
+    (vault_copy / ".memsearch" / "index" / "chunks.jsonl").write_text("{broken\n")
+    answer = MemoryTools(vault_copy).memory_search("keys")
+    _readable(answer)
+    assert answer["code"] == "index_corrupt"
+
+
+def test_embedder_down_degrades_instead_of_failing(indexed_vault, monkeypatch):
+    from memsearch.embedding import MiniLMEmbedder
+
+    def down(self, text):
+        raise ConnectionError("the embedding server did not answer")
+
+    monkeypatch.setattr(MiniLMEmbedder, "embed_query", down)
+    answer = MemoryTools(indexed_vault).memory_search("who approved the new key", now=NOW)
+    _readable(answer)
+    assert answer["ok"] and answer["results"]  # keyword, graph and time still answer
+    assert answer["degraded"] is True
+    assert "semantic search is degraded" in answer["message"]
+    assert "semantic" in answer["health"]["failed"] and "semantic" not in answer["health"]["ran"]
+
+
+def test_an_unexpected_failure_is_still_an_answer(tools, monkeypatch):
+    def broken(*args, **kwargs):
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr(tools, "engine", broken)
+    answer = tools.memory_search("keys")
+    _readable(answer)
+    assert answer["code"] == "internal_error" and "disk on fire" in answer["error"]
+
+
+def test_the_index_is_reloaded_after_a_reindex(vault_copy):
+    index_vault(vault_copy, embed=False)
+    tools = MemoryTools(vault_copy)
+    assert tools.memory_search("zebracorn")["status"] == "no_results"
+    (vault_copy / "journal" / "2025-03-20.md").write_text("# 2025-03-20\n\nSaw a zebracorn at the zoo.\n")
+    index_vault(vault_copy, embed=False)
+    answer = tools.memory_search("zebracorn")
+    assert answer["results"][0]["path"] == "journal/2025-03-20.md"
+
+
+def test_module_function_reads_the_vault_from_the_environment(indexed_vault, monkeypatch):
+    monkeypatch.setattr(tool, "_SHARED", {})
+    monkeypatch.setenv("MEMSEARCH_VAULT", str(indexed_vault))
+    answer = memory_search("sign_ed25519", k=1)
+    assert answer["ok"] and answer["results"][0]["path"] == "reference/redflag.md"
