@@ -15,6 +15,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from memsearch.config import Settings
 from memsearch.errors import MemsearchError
 from memsearch.index import store
@@ -32,9 +34,19 @@ def index_vault(
     progress: Progress | None = None,
     index_dir: str | Path | None = None,
     embed: bool = True,
+    embedder: str | None = None,
+    reembed: bool = False,
 ) -> IndexReport:
-    """Index (or re-index) a vault; unchanged text is never embedded twice."""
-    return _index_vault(Path(vault), settings, progress, Path(index_dir) if index_dir else None, embed=embed)
+    """Index (or re-index) a vault; unchanged text is never embedded twice.
+
+    ``embedder``: a spec (``minilm``, ``ollama``, ``ollama:nomic-embed-text:256``), else
+    ``$MEMSEARCH_EMBEDDER``, the vault config, or the embedder the index was built with.
+    ``reembed``: embed every chunk again, ignoring the cache.
+    """
+    home = Path(index_dir) if index_dir else None
+    return _index_vault(
+        Path(vault), settings, progress, home, embed=embed, embedder=embedder, reembed=reembed
+    )
 
 
 class Memsearch:
@@ -48,19 +60,36 @@ class Memsearch:
         self.index_home = Path(index_dir) if index_dir else store.default_home(self.vault)
         self.index = store.load(self.index_home)
         self._embedder = None
+        self._embedder_down: tuple[float, str] | None = None  # (when, why) the embedder last failed
+
+    #: After the embedder failed to answer, searches skip it for this many seconds instead of
+    #: each waiting out its timeout again (an agent searching ten times must not wait ten times).
+    EMBEDDER_RETRY_SECONDS = 30.0
 
     def _embed_query(self, text: str, wanted: Sequence[str]) -> QueryEmbedding:
+        """The query's vector from the embedder the index was built with, or why there is none.
+
+        Never the vector of another embedder: a fingerprint that differs from the index's is an
+        error (semantic search fails, the others answer), never a comparison of two spaces.
+        """
         if "semantic" not in wanted:
             return QueryEmbedding(None, skipped="not requested")
         info = self.index.manifest.get("embedder", {})
         if self.index.vectors is None or not info.get("fingerprint"):
             return QueryEmbedding(None)
+        now = time.monotonic()
+        if self._embedder_down is not None and now - self._embedder_down[0] < self.EMBEDDER_RETRY_SECONDS:
+            since, why = self._embedder_down
+            return QueryEmbedding(
+                None,
+                error=f"{why} (skipped for {self.EMBEDDER_RETRY_SECONDS - (now - since):.0f} s more)",
+            )
         started = time.perf_counter()
         try:
             if self._embedder is None:
-                from memsearch.embedding import get_embedder
+                from memsearch.embedders import embedder_for
 
-                self._embedder = get_embedder(info.get("spec") or self.settings.embedder)
+                self._embedder = embedder_for(info.get("spec") or self.settings.embedder, self.vault)
             if self._embedder.fingerprint != info["fingerprint"]:
                 return QueryEmbedding(
                     None,
@@ -71,7 +100,23 @@ class Memsearch:
                 )
             vector = self._embedder.embed_query(text)
         except Exception as exc:  # the embedder is a soft seam: the other strategies still answer
-            return QueryEmbedding(None, error=f"the embedder did not answer ({type(exc).__name__}: {exc})")
+            from memsearch.embedding import EmbedderUnavailableError
+            from memsearch.errors import EmbedderError
+
+            why = str(exc) if isinstance(exc, EmbedderError) else f"{type(exc).__name__}: {exc}"
+            why = f"the embedder did not answer ({why})"
+            if isinstance(exc, EmbedderUnavailableError):
+                self._embedder_down = (time.monotonic(), why)
+            return QueryEmbedding(None, error=why)
+        self._embedder_down = None
+        vector = np.asarray(vector, dtype=np.float32)
+        dim = self.index.vectors.dim
+        if vector.shape != (dim,):
+            return QueryEmbedding(
+                None,
+                error=f"the embedder returned a {vector.shape} query vector for a {dim}-dim index;"
+                " run `memsearch index VAULT --reembed`",
+            )
         return QueryEmbedding(vector, ms=(time.perf_counter() - started) * 1000.0)
 
     def search(

@@ -14,8 +14,14 @@ has norm 1 — an empty (or whitespace-only) text is embedded as ``[CLS] [SEP]``
 and also gets a real, normalised vector, never a zero vector.
 
 Backends are found by name in :data:`EMBEDDERS`; :func:`get_embedder` is the way
-in (``get_embedder("minilm")``), and a future ``"ollama:nomic-embed-text"`` backend
-registers a factory there.
+in: ``get_embedder("minilm")``, ``get_embedder("ollama")`` or
+``get_embedder("ollama:nomic-embed-text:256")`` (nomic-embed-text through an Ollama
+server, see :mod:`memsearch.embedders.ollama`).
+
+Errors: every backend raises :class:`~memsearch.errors.EmbedderError`; one that
+means "nothing more will work this run" (server down, hung, model missing, wrong
+model) is an :class:`EmbedderUnavailableError`, so a caller embedding many batches
+stops at once instead of waiting out a timeout per batch.
 """
 
 from __future__ import annotations
@@ -82,6 +88,14 @@ class Embedder(Protocol):
     def embed_query(self, text: str) -> np.ndarray:
         """float32 ``(dim,)``, L2-normalised."""
         ...
+
+
+class EmbedderUnavailableError(EmbedderError):
+    """The embedder cannot serve any request now (unreachable, hung, model missing, wrong model).
+
+    A plain :class:`EmbedderError` may concern one batch only (the server refused these
+    texts); this one means the next batch would fail the same way, so stop and record gaps.
+    """
 
 
 def make_fingerprint(**parts: Any) -> str:
@@ -361,27 +375,76 @@ def _minilm_factory(option: str) -> Embedder:
     return MiniLMEmbedder()
 
 
+def _ollama_factory(option: str, **options: Any) -> Embedder:
+    from memsearch.embedders.ollama import ollama_from_spec
+
+    return ollama_from_spec(option, **options)
+
+
 #: Backend name -> factory taking the part of the spec after ``name:`` ("" if none).
-EMBEDDERS: dict[str, Callable[[str], Embedder]] = {"minilm": _minilm_factory}
+#: A factory whose backend has a table of its own in the vault's ``memsearch.toml``
+#: (``[ollama]``) is also given that table's keys as keyword options.
+EMBEDDERS: dict[str, Callable[..., Embedder]] = {"minilm": _minilm_factory, "ollama": _ollama_factory}
+
+#: The embedder used when nothing chooses one: offline, shipped in a wheel.
+DEFAULT_EMBEDDER = "minilm"
 
 _instances: dict[str, Embedder] = {}
 _instances_lock = threading.Lock()
 
 
-def get_embedder(spec: str = "minilm") -> Embedder:
+def split_spec(spec: str) -> tuple[str, str]:
+    """``"ollama:nomic-embed-text:256"`` -> ``("ollama", "nomic-embed-text:256")``; the name lower-cased."""
+    name, _, option = spec.strip().partition(":")
+    return name.strip().lower(), option.strip()
+
+
+def get_embedder(spec: str = DEFAULT_EMBEDDER, **options: Any) -> Embedder:
     """The embedder named by ``spec`` (``"name"`` or ``"name:option"``), one shared instance per spec.
 
-    Nothing is loaded here; the model loads on the first embedding call.
+    ``options`` are keyword settings of the backend that do not change its vectors (for
+    Ollama: ``host``, ``timeout``, ``query_timeout``, ``batch_size``, ``keep_alive``); an
+    instance is shared per spec and options. Nothing is loaded or contacted here; a model
+    loads (or a server is asked) on the first embedding call.
     """
-    spec = spec.strip()
-    name, _, option = spec.partition(":")
-    factory = EMBEDDERS.get(name.lower())
+    name, option = split_spec(spec)
+    factory = EMBEDDERS.get(name)
     if factory is None:
         valid = ", ".join(sorted(EMBEDDERS))
-        raise EmbedderError(f"unknown embedder {spec!r}; valid embedders: {valid}")
-    key = f"{name.lower()}:{option}"
+        raise EmbedderError(f"unknown embedder {spec.strip()!r}; valid embedders: {valid}")
+    key = f"{name}:{option}"
+    if options:
+        key += "|" + json.dumps(options, sort_keys=True, default=str)
     with _instances_lock:
         embedder = _instances.get(key)
         if embedder is None:
-            embedder = _instances[key] = factory(option)
+            made = factory(option, **options) if options else factory(option)
+            embedder = _instances[key] = made
     return embedder
+
+
+def call_with_deadline(fn: Callable[[], Any], seconds: float | None, what: str) -> Any:
+    """``fn()``, or :class:`EmbedderUnavailableError` if it has not returned after ``seconds``.
+
+    The call runs in a daemon thread, so a hung call never holds the caller past the
+    deadline (the thread is abandoned; it ends when its own socket timeout fires).
+    ``seconds=None`` calls ``fn`` directly.
+    """
+    if seconds is None:
+        return fn()
+    box: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            box["value"] = fn()
+        except BaseException as exc:  # handed to the caller's thread
+            box["error"] = exc
+
+    worker = threading.Thread(target=run, name="memsearch-embed", daemon=True)
+    worker.start()
+    worker.join(seconds)
+    if worker.is_alive():
+        raise EmbedderUnavailableError(f"{what} did not answer within {seconds:g} s")
+    if "error" in box:
+        raise box["error"]
+    return box["value"]

@@ -44,6 +44,9 @@ class IndexReport:
     seconds: float
     timings: dict[str, float] = field(default_factory=dict)
     embedder_error: str | None = None
+    reused: int = 0  # vectors taken from the embedding cache
+    embedder: str | None = None  # the spec of the embedder the index was built with
+    embedder_note: str | None = None  # e.g. that the embedder changed and everything was re-embedded
 
     def to_dict(self) -> dict:
         return {
@@ -58,6 +61,9 @@ class IndexReport:
             "seconds": round(self.seconds, 3),
             "timings": {k: round(v, 3) for k, v in self.timings.items()},
             "embedder_error": self.embedder_error,
+            "reused": self.reused,
+            "embedder": self.embedder,
+            "embedder_note": self.embedder_note,
         }
 
 
@@ -95,8 +101,17 @@ def index_vault(
     progress: Progress | None = None,
     index_home: Path | None = None,
     embed: bool = True,
+    embedder: str | None = None,
+    reembed: bool = False,
 ) -> IndexReport:
-    """Build the vault's index from scratch, reusing every cached embedding."""
+    """Build the vault's index from scratch, reusing every cached embedding.
+
+    ``embedder`` is a spec (``minilm``, ``ollama``, ``ollama:nomic-embed-text:256``); without
+    one, ``$MEMSEARCH_EMBEDDER``, the vault config, then the embedder the index was built with
+    decide (see :mod:`memsearch.embedders`). ``embed=False`` embeds nothing but still takes
+    every vector the cache holds. ``reembed=True`` ignores the cache and embeds every chunk
+    again (after the model changed under the same name, e.g. a new ``ollama pull``).
+    """
     started = time.perf_counter()
     timings: dict[str, float] = {}
     vault = check_vault(vault)
@@ -160,27 +175,9 @@ def index_vault(
 
     # 4. vectors: from the cache where the text was embedded before, else from the embedder
     t = time.perf_counter()
-    vectors: VectorIndex | None = None
-    embedded, gap_ids, embedder_error = 0, list(range(len(texts))), None
-    embedder_info: dict = {"spec": settings.embedder}
-    if embed and texts:
-        from memsearch.embedding import get_embedder
-        from memsearch.index.embedding_cache import EmbeddingCache, embed_with_cache
-
-        try:
-            embedder = get_embedder(settings.embedder)
-            embedder_info.update(name=embedder.name, dim=embedder.dim, fingerprint=embedder.fingerprint)
-            with EmbeddingCache(index_home / store.CACHE_SUBDIR / "embeddings.sqlite") as cache:
-                matrix, embedded = embed_with_cache(
-                    embedder, cache, texts, progress=lambda d, n: notify("embed", d, n)
-                )
-            vectors = VectorIndex(embedder.dim)
-            vectors.add(list(range(len(texts))), matrix)
-            gap_ids = []
-        except Exception as exc:  # the embedder is a soft seam: record the gap, keep the rest
-            embedder_error = f"{type(exc).__name__}: {exc}"
-    elif not texts:
-        gap_ids = []
+    vectors, embedded, reused, gap_ids, embedder_error, embedder_info, embedder_note = _vectors(
+        vault, settings, index_home, texts, notify, embedder, embed=embed, reembed=reembed
+    )
     timings["vectors"] = time.perf_counter() - t
 
     # 5. save
@@ -194,6 +191,7 @@ def index_vault(
         "skipped": {s.path: s.reason for s in skipped},
         "gaps": gap_ids,
         "embedder_error": embedder_error,
+        "embedder_note": embedder_note,
     }
     store.save(index_home, store.IndexData(all_chunks, keyword, graph, time_index, vectors, manifest))
     timings["save"] = time.perf_counter() - t
@@ -204,12 +202,82 @@ def index_vault(
         chunks=len(all_chunks),
         embedded=embedded,
         gaps=len(gap_ids),
+        reused=reused,
+        embedder=embedder_info.get("spec"),
+        embedder_note=embedder_note,
         skipped=tuple(skipped),
         warnings=tuple(warnings),
         seconds=time.perf_counter() - started,
         timings=timings,
         embedder_error=embedder_error,
     )
+
+
+def _vectors(
+    vault: Path,
+    settings: Settings,
+    index_home: Path,
+    texts: list[str],
+    notify: Progress,
+    explicit: str | None,
+    *,
+    embed: bool,
+    reembed: bool,
+) -> tuple[VectorIndex | None, int, int, list[int], str | None, dict, str | None]:
+    """Stage 4: ``(vectors, embedded, reused, gap chunk ids, embedder error, manifest record, note)``.
+
+    Chunk ids are the positions in ``texts``. The embedder is a soft seam: whatever it could
+    not embed is a gap (the vectors it did compute are kept, in the index and the cache), and
+    nothing here raises for its sake. Every vector comes from one embedder (one fingerprint):
+    a change of embedder re-embeds everything (the cache serves any text this embedder saw
+    before), so an index never mixes two.
+    """
+    from memsearch.embedders import choose_embedder, embedder_for, index_manifest_embedder
+    from memsearch.index.embedding_cache import EmbeddingCache, embed_texts_with_cache
+
+    choice = choose_embedder(vault, explicit, settings, index_home)
+    info: dict = {"spec": choice.spec, "chosen_by": choice.source}
+    all_ids = list(range(len(texts)))
+    previous = index_manifest_embedder(index_home)
+    try:
+        embedder = embedder_for(choice.spec, vault)
+    except Exception as exc:  # a bad spec or config: keyword, graph and time still index
+        return None, 0, 0, all_ids, f"{type(exc).__name__}: {exc}", info, None
+    describe = getattr(embedder, "describe", None)
+    info.update(
+        spec=getattr(embedder, "spec", choice.spec),
+        name=embedder.name,
+        dim=int(embedder.dim),
+        fingerprint=embedder.fingerprint,
+        **({"details": describe()} if callable(describe) else {}),
+    )
+    note = None
+    if previous.get("fingerprint") and previous["fingerprint"] != info["fingerprint"]:
+        note = (
+            f"embedder changed from {previous.get('spec')} ({previous['fingerprint']}) to {info['spec']}"
+            f" ({info['fingerprint']}): every chunk takes a vector of the new embedder"
+            " (cached ones where it embedded the text before); no vector of the old one is kept"
+        )
+    if not texts:
+        return None, 0, 0, [], None, info, note
+    try:
+        with EmbeddingCache(index_home / store.CACHE_SUBDIR / "embeddings.sqlite") as cache:
+            outcome = embed_texts_with_cache(
+                embedder,
+                cache,
+                texts,
+                progress=lambda d, n: notify("embed", d, n),
+                reembed=reembed,
+                allow_embed=embed,
+            )
+    except Exception as exc:  # an unreadable cache: no vectors this run, everything else indexes
+        return None, 0, 0, all_ids, f"{type(exc).__name__}: {exc}", info, note
+    ok_ids = [i for i in all_ids if outcome.ok[i]]
+    vectors = None
+    if ok_ids:
+        vectors = VectorIndex(int(embedder.dim))
+        vectors.add(ok_ids, outcome.vectors[outcome.ok])
+    return vectors, outcome.embedded, outcome.reused, outcome.failed, outcome.error, info, note
 
 
 def _settings_fingerprint(settings: Settings) -> str:

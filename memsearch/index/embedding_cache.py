@@ -14,6 +14,7 @@ import os
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING
@@ -216,54 +217,171 @@ def _chunks(items: list[int], size: int) -> Iterator[list[int]]:
         yield items[start : start + size]
 
 
-def embed_with_cache(
+#: After a batch is refused, its texts are tried one at a time; if this many in a row fail
+#: alone too, the embedder is failing everything, not one text: stop and record gaps.
+MAX_SINGLE_FAILURES = 3
+
+
+@dataclass
+class EmbedOutcome:
+    """What :func:`embed_texts_with_cache` got: vectors where it could, and why not elsewhere.
+
+    ``vectors`` is float32 ``(len(texts), dim)`` with zero rows where ``ok`` is False;
+    ``failed`` lists the indices of those texts (gaps), ``error`` says why.
+    """
+
+    vectors: np.ndarray
+    ok: np.ndarray
+    embedded: int = 0  # texts embedded by this call (cache misses that succeeded)
+    reused: int = 0  # texts whose vector came from the cache
+    failed: list[int] = field(default_factory=list)
+    error: str | None = None
+
+
+def _format_error(exc: BaseException) -> str:
+    return str(exc) if isinstance(exc, EmbedderError) else f"{type(exc).__name__}: {exc}"
+
+
+def embed_texts_with_cache(
     embedder: Embedder,
     cache: EmbeddingCache | None,
     texts: Sequence[str],
     progress: Callable[[int, int], None] | None = None,
-) -> tuple[np.ndarray, int]:
-    """Vectors for ``texts`` in input order, embedding only what the cache lacks.
+    *,
+    reembed: bool = False,
+    allow_embed: bool = True,
+) -> EmbedOutcome:
+    """Vectors for ``texts`` in input order, embedding only what the cache lacks; never raises
+    for the embedder's sake.
 
-    Texts are keyed by :func:`text_key` under ``embedder.fingerprint``; each distinct
-    missing text is embedded once and stored (in runs of :data:`EMBED_CHUNK`, each
-    committed as soon as it is embedded). ``progress(done, total)`` counts the texts
-    being embedded (the misses) and is never called when everything was cached.
-    Returns ``(float32 (len(texts), embedder.dim), number of texts embedded)``.
+    Texts are keyed by :func:`text_key` under ``embedder.fingerprint``; each distinct missing
+    text is embedded once, in calls of ``embedder.call_size`` texts (else :data:`EMBED_CHUNK`),
+    and each call's vectors are stored in the cache as soon as it returns, so a failure
+    part-way keeps everything computed before it. Failures are soft:
+
+    - :class:`~memsearch.embedding.EmbedderUnavailableError` (server down, hung, model
+      missing, wrong model) or any unexpected exception: stop; everything not yet embedded
+      is a gap (one timeout is paid once, not once per batch);
+    - any other :class:`EmbedderError` (this batch was refused): its texts are tried one at
+      a time, and those refused alone are gaps; if :data:`MAX_SINGLE_FAILURES` fail in a row,
+      stop as above.
+
+    ``reembed=True`` ignores cached vectors of this fingerprint (and overwrites them);
+    ``allow_embed=False`` only reads the cache (misses become gaps, nothing is embedded).
+    ``progress(done, total)`` counts the texts to embed, embedded or given up.
     """
+    from memsearch.embedding import EmbedderUnavailableError
+
     if isinstance(texts, str):
-        raise TypeError("embed_with_cache takes a sequence of texts, not one str")
+        raise TypeError("embed_texts_with_cache takes a sequence of texts, not one str")
     dim = int(embedder.dim)
     out = np.zeros((len(texts), dim), dtype=np.float32)
+    ok = np.zeros(len(texts), dtype=bool)
     if not texts:
-        return out, 0
+        return EmbedOutcome(out, ok)
     fingerprint = embedder.fingerprint
     keys = [text_key(t) for t in texts]
     first: dict[str, int] = {}  # key -> index of its first text
     for i, key in enumerate(keys):
         first.setdefault(key, i)
     unique = list(first)
-    found = cache.get_many(fingerprint, unique) if cache is not None else {}
+    found = cache.get_many(fingerprint, unique) if cache is not None and not reembed else {}
     vectors = {k: v for k, v in found.items() if v.shape == (dim,)}
+    reused_keys = set(vectors)
     missing = [first[k] for k in unique if k not in vectors]
     # Shortest first across runs too, so the embedder's own length sort pads little.
     missing.sort(key=lambda i: len(texts[i]))
-    done = 0
-    for part in _chunks(missing, EMBED_CHUNK):
+    given_up: list[int] = []
+    error: str | None = None
+    if not allow_embed and missing:
+        error = "embedding was skipped (--no-embed); run `memsearch index VAULT` to embed them"
+    done, embedded = 0, 0
+    step_size = int(getattr(embedder, "call_size", 0) or EMBED_CHUNK)
 
-        def step(n: int, _total: int, offset: int = done) -> None:
+    def store(part: list[int], matrix: np.ndarray) -> None:
+        nonlocal cache
+        fresh = {keys[i]: matrix[row] for row, i in enumerate(part)}
+        if cache is not None:
+            try:
+                cache.put_many(fingerprint, fresh)
+            except (IndexCorruptError, OSError, ValueError):
+                cache = None  # the vectors still serve this run; the cache is only a cache
+        vectors.update(fresh)
+
+    def call(part: list[int], offset: int) -> np.ndarray:
+        def step(n: int, _total: int) -> None:
             if progress is not None:
                 progress(offset + n, len(missing))
 
-        embedded = embedder.embed_documents([texts[i] for i in part], step)
-        if embedded.shape != (len(part), dim):
-            raise EmbedderError(
-                f"embedder {embedder.name!r} returned shape {embedded.shape}, expected {(len(part), dim)}"
+        matrix = embedder.embed_documents([texts[i] for i in part], step)
+        if getattr(matrix, "shape", None) != (len(part), dim):
+            raise EmbedderUnavailableError(
+                f"embedder {embedder.name!r} returned shape {getattr(matrix, 'shape', None)},"
+                f" expected {(len(part), dim)}"
             )
-        fresh = {keys[i]: embedded[row] for row, i in enumerate(part)}
-        if cache is not None:
-            cache.put_many(fingerprint, fresh)
-        vectors.update(fresh)
+        return matrix
+
+    parts = list(_chunks(missing, step_size)) if allow_embed else []
+    for part in parts:
+        try:
+            store(part, call(part, done))
+            embedded += len(part)
+        except EmbedderUnavailableError as exc:
+            error = _format_error(exc)
+            break
+        except EmbedderError as exc:
+            error = _format_error(exc)
+            in_a_row = 0
+            for i in part:
+                try:
+                    store([i], call([i], done))
+                    embedded += 1
+                    in_a_row = 0
+                except EmbedderUnavailableError as single:
+                    error = _format_error(single)
+                    in_a_row = MAX_SINGLE_FAILURES
+                except Exception as single:
+                    error = _format_error(single)
+                    in_a_row += 1
+                if in_a_row >= MAX_SINGLE_FAILURES:
+                    break
+            if in_a_row >= MAX_SINGLE_FAILURES:
+                break
+        except Exception as exc:  # a backend bug must not fail an index: gaps, with the reason
+            error = _format_error(exc)
+            break
         done += len(part)
+        if progress is not None:
+            progress(done, len(missing))
+    # Every text without a vector now is a gap, wherever the loop stopped.
     for i, key in enumerate(keys):
-        out[i] = vectors[key]
-    return out, len(missing)
+        vector = vectors.get(key)
+        if vector is None:
+            given_up.append(i)
+        else:
+            out[i] = vector
+            ok[i] = True
+    reused = sum(1 for k in keys if k in reused_keys)
+    return EmbedOutcome(out, ok, embedded, reused, given_up, error if given_up else None)
+
+
+def embed_with_cache(
+    embedder: Embedder,
+    cache: EmbeddingCache | None,
+    texts: Sequence[str],
+    progress: Callable[[int, int], None] | None = None,
+) -> tuple[np.ndarray, int]:
+    """Vectors for ``texts`` in input order, embedding only what the cache lacks, or EmbedderError.
+
+    The strict form of :func:`embed_texts_with_cache` (each call's vectors are still cached
+    as soon as they are computed). Returns ``(float32 (len(texts), embedder.dim), number of
+    texts embedded)``.
+    """
+    if isinstance(texts, str):
+        raise TypeError("embed_with_cache takes a sequence of texts, not one str")
+    outcome = embed_texts_with_cache(embedder, cache, texts, progress)
+    if outcome.failed:
+        raise EmbedderError(
+            f"{len(outcome.failed)} of {len(texts)} texts could not be embedded: {outcome.error}"
+        )
+    return outcome.vectors, outcome.embedded
