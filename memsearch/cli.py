@@ -328,5 +328,54 @@ def mcp(vault: str | None, index_dir: Path | None, auto_index: bool) -> None:
     serve(_resolve_vault(vault), index_dir=index_dir, auto_index=auto_index)
 
 
+@main.command()
+@click.option("--vault", help="The vault (default: $MEMSEARCH_VAULT or the current folder).")
+@click.option("--index-dir", type=click.Path(path_type=Path), help="Where the index lives.")
+@click.option(
+    "--check", is_flag=True, help="Score each interest against the whole vault now (tune thresholds)."
+)
+@click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
+def interests(vault: str | None, index_dir: Path | None, check: bool, as_json: bool) -> None:
+    """The vault's standing interests, where their signals go, and what the last index run fired."""
+    from memsearch.signals import describe
+
+    try:
+        info = describe(_resolve_vault(vault), index_dir, check=check)
+    except MemsearchError as exc:
+        _fail(exc)
+    if as_json:
+        click.echo(json.dumps(info, ensure_ascii=False, indent=2))
+        return
+    if not info["interests"]:
+        where = f" or in {info['interests_file']}" if info["interests_file"] else ""
+        click.echo(f"no standing interests: declare [[interest]] in memsearch.toml{where}")
+    for item in info["interests"]:
+        click.echo(
+            f"{item['name']}  (threshold {item['threshold']}, urgency {item['urgency']}; {item['source']})"
+        )
+        if item["query"] != item["name"]:
+            click.echo(f"    query: {item['query']}")
+        for best in item.get("best", []):
+            mark = "would fire" if best["above_threshold"] else "below"
+            click.echo(
+                f"    {best['score']:.3f} {mark:<10} {best['ref']}"
+                f"  (meaning {best['meaning']:.2f}, wording {best['wording']:.2f})"
+            )
+        if item.get("semantic_error"):
+            click.echo(f"    semantic scoring unavailable: {item['semantic_error']}")
+    for warning in info["warnings"]:
+        click.echo(f"warning {warning}", err=True)
+    last = info["last_run"] or {}
+    click.echo(f"inbox     {info['inbox']}")
+    click.echo(f"state     {info['seen_chunks']} chunks seen, {info['fired']} matches fired")
+    if last:
+        click.echo(
+            f"last run  {last.get('at')}: {last.get('new_chunks')} new chunks,"
+            f" {len(last.get('events', []))} signals" + (" (baseline)" if last.get("baseline") else "")
+        )
+        if last.get("error"):
+            click.echo(f"last run failed: {last['error']}", err=True)
+
+
 if __name__ == "__main__":
     main()

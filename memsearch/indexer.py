@@ -195,6 +195,10 @@ def index_vault(
     }
     store.save(index_home, store.IndexData(all_chunks, keyword, graph, time_index, vectors, manifest))
     timings["save"] = time.perf_counter() - t
+    # 6. signals: new memories that match a standing interest (after_index never raises)
+    from memsearch.signals import after_index
+
+    after_index(vault, index_home, settings, all_chunks)
     return IndexReport(
         vault=str(vault),
         index_home=str(index_home),
