@@ -475,6 +475,8 @@ class MemoryTools:
                         f" {report.chunks} chunks)"
                     )
                 stamp = self._manifest_stamp(vault)
+            if stamp is None and self._engine is not None:
+                return self._engine  # a reindex is swapping the folder in: the old index still answers
             if self._engine is None or stamp != self._stamp:
                 try:
                     self._engine = open_index(vault, self.settings, self.index_dir)
@@ -527,6 +529,10 @@ class MemoryTools:
                 f"ignored unknown argument(s) {', '.join(sorted(unknown))}; the arguments are"
                 " query, k, fact_type, entities, territory, since, until"
             )
+        with self._lock:  # one search at a time: the MCP server answers calls from worker threads
+            return self._search_locked(text, k, filters, now, warnings)
+
+    def _search_locked(self, text, k, filters, now, warnings) -> dict[str, Any]:
         engine = self.engine(warnings)
         if not engine.index.chunks:
             message = (

@@ -210,3 +210,13 @@ def test_module_function_reads_the_vault_from_the_environment(indexed_vault, mon
     monkeypatch.setenv("MEMSEARCH_VAULT", str(indexed_vault))
     answer = memory_search("sign_ed25519", k=1)
     assert answer["ok"] and answer["results"][0]["path"] == "reference/redflag.md"
+
+
+def test_the_old_index_answers_while_a_reindex_swaps_it_in(vault_copy):
+    index_vault(vault_copy, embed=False)
+    tools = MemoryTools(vault_copy)
+    assert tools.memory_search("sign_ed25519")["ok"]
+    folder = vault_copy / ".memsearch" / "index"
+    folder.rename(folder.with_name("index-moving"))  # the instant between the two renames of a swap
+    answer = tools.memory_search("sign_ed25519", k=1)
+    assert answer["ok"] and answer["results"][0]["path"] == "reference/redflag.md"
