@@ -325,7 +325,10 @@ def mcp(vault: str | None, index_dir: Path | None, auto_index: bool) -> None:
     """Serve memory_search and memory_open to an MCP client over stdio."""
     from memsearch.mcp_server import serve
 
-    serve(_resolve_vault(vault), index_dir=index_dir, auto_index=auto_index)
+    try:
+        serve(_resolve_vault(vault), index_dir=index_dir, auto_index=auto_index)
+    except MemsearchError as exc:
+        _fail(exc)
 
 
 @main.command()

@@ -17,6 +17,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from memsearch.errors import MemsearchError
 from memsearch.tool import TOOLS, MemoryTools
 
 SERVER_NAME = "memsearch"
@@ -26,8 +27,23 @@ INSTRUCTIONS = (
 )
 
 
+def require_sdk() -> None:
+    """The official SDK, major version 2 (its low-level server takes handlers in the constructor)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        found = version("mcp")
+    except PackageNotFoundError:
+        raise MemsearchError("the MCP SDK is not installed; run: pip install 'mcp>=2.3,<3'") from None
+    if not found.split(".")[0].isdigit() or int(found.split(".")[0]) < 2:
+        raise MemsearchError(
+            f"memsearch mcp needs the MCP SDK 2.x (found {found}); run: pip install 'mcp>=2.3,<3'"
+        )
+
+
 def build_server(tools: MemoryTools) -> Any:
     """A low-level MCP ``Server`` exposing the two tools with their own JSON Schemas."""
+    require_sdk()
     import anyio
     import mcp.types as types
     from mcp.server.lowlevel import Server
@@ -71,5 +87,6 @@ def serve(vault: str | Path | None, index_dir: str | Path | None = None, auto_in
     """Serve the vault's memory over stdio until the client hangs up."""
     import anyio
 
+    require_sdk()
     tools = MemoryTools(vault, index_dir=index_dir, auto_index=auto_index)
     anyio.run(serve_stdio, tools)
