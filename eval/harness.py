@@ -33,7 +33,9 @@ RUNS = (*STRATEGIES, "fused")
 
 #: Settings fields that only shape a search, never what is indexed: changing them reuses the same index.
 #: Everything else is part of the index's cache key, so a chunking change gets an index of its own.
-QUERY_TIME_FIELDS = frozenset({"rrf_k", "top_n", "half_life_days", "strategy_weights"})
+QUERY_TIME_FIELDS = frozenset(
+    {"rrf_k", "top_n", "half_life_days", "strategy_weights", "strength_mix", "confidence_depth"}
+)
 
 #: Bump when a dataset writer changes what it puts in the vault, so cached vaults are rewritten.
 VAULT_FORMAT_VERSION = 1

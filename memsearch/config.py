@@ -69,6 +69,8 @@ class Settings:
     embed_neighbours: int = 0
     #: How much a hit's score relative to its list's top counts beside its rank (0 = plain RRF).
     strength_mix: float = 1.0
+    #: Depth at which a list's confidence is read: (s_1 - s_depth) / s_1. 0 disables it.
+    confidence_depth: int = 10
     strategy_weights: dict[str, float] = field(
         default_factory=lambda: {"semantic": 1.0, "keyword": 1.0, "graph": 1.0, "time": 1.0}
     )

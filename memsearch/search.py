@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from memsearch.config import Settings
-from memsearch.fusion import Fused, max_possible, rrf
+from memsearch.fusion import Fused, list_confidence, max_possible, rrf
 from memsearch.index.store import IndexData
 from memsearch.models import Health, Hit, Result, SearchResponse
 from memsearch.query import Filters, ParsedQuery
@@ -19,6 +19,10 @@ STRATEGIES: tuple[str, ...] = ("semantic", "keyword", "graph", "time")
 #: Recency with no date in the query is a prior, not evidence: it only reorders what the
 #: other strategies found, at a fraction of their weight.
 RECENCY_PRIOR_WEIGHT = 0.25
+#: Lists weighed by their own confidence (the drop from their first to their tenth score). The graph
+#: walk's scores are steep by construction (direct mentions vs. hops), so its drop says nothing;
+#: its weight comes from the specificity of the entities the query names instead.
+CONFIDENCE_WEIGHTED = frozenset({"semantic", "keyword"})
 
 
 @dataclass
@@ -157,10 +161,26 @@ def search_index(
             notes.append(f"time window from the query: {parsed.window.text!r}")
         timings["time"] = _ms(t)
 
-    # 3. fuse
+    # 3. fuse: a list's weight is its base weight times its confidence for this query
     t = time.perf_counter()
+    base: dict[str, float] = {}
+    confidence: dict[str, float] = {}
     for name in lists:
-        weights[name] = weights.get(name, 1.0) * settings.strategy_weights.get(name, 1.0)
+        base[name] = weights.get(name, 1.0) * settings.strategy_weights.get(name, 1.0)
+        confidence[name] = 1.0
+    # Confidence is relative among the evidence lists (mean 1): it moves weight from the list that
+    # is unsure of its head to the one that is sure, without changing what graph and time weigh.
+    peaks = {
+        name: list_confidence(lists[name], settings.confidence_depth)
+        for name in lists
+        if name in CONFIDENCE_WEIGHTED and settings.confidence_depth > 0
+    }
+    mean_peak = sum(peaks.values()) / len(peaks) if peaks else 0.0
+    if len(peaks) > 1 and mean_peak > 0:
+        for name, peak in peaks.items():
+            confidence[name] = peak / mean_peak
+    for name in lists:
+        weights[name] = base[name] * confidence[name]
     territory_weights = {t_.label: t_.weight for t_ in settings.territories}
     fused = rrf(
         lists,
@@ -169,7 +189,8 @@ def search_index(
         territory_weight=lambda cid: territory_weights.get(index.chunks[cid].territory, 1.0),
         strength_mix=settings.strength_mix,
     )
-    ceiling = max_possible(weights, list(lists), settings.rrf_k, max(territory_weights.values(), default=1.0))
+    # The ceiling uses base weights: unconfident lists then show as a low score, a thin signal.
+    ceiling = max_possible(base, list(lists), settings.rrf_k, max(territory_weights.values(), default=1.0))
     timings["fuse"] = _ms(t)
 
     # 4. group, 5. normalise
@@ -208,7 +229,9 @@ def _results(
     explain: bool,
     weights: dict[str, float],
     query_entities: tuple[str, ...] = (),
+    confidence: dict[str, float] | None = None,
 ) -> list[Result]:
+    confidence = confidence or {}
     picked: list[tuple[Fused, int]] = []
     if chunks:
         picked = [(f, 1) for f in fused[:k]]
@@ -237,6 +260,7 @@ def _results(
                         "rank": c.rank,
                         "raw_score": round(c.raw_score, 6),
                         "weight": round(weights.get(c.strategy, 1.0), 4),
+                        "confidence": round(confidence.get(c.strategy, 1.0), 4),
                         "contribution": c.contribution,
                     }
                     for c in f.contributions

@@ -1,3 +1,4 @@
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -97,3 +98,17 @@ def test_tied_scores_share_a_rank():
     fused = rrf({"keyword": [Hit(7, 3.0), Hit(8, 2.0), Hit(9, 1.0)], "time": ties}, strength_mix=1.0)
     assert [f.chunk_id for f in fused] == [7, 8, 9]
     assert {c.rank for f in fused for c in f.contributions if c.strategy == "time"} == {1}
+
+
+def test_list_confidence_reads_the_drop_from_first_to_tenth():
+    from memsearch.fusion import list_confidence
+
+    steep = [Hit(0, 10.0)] + [Hit(i, 1.0) for i in range(1, 12)]
+    flat = [Hit(i, 1.0 - i * 0.001) for i in range(12)]
+    assert list_confidence(steep) == pytest.approx(0.9)
+    assert list_confidence(flat) < 0.01
+    assert list_confidence([Hit(0, 3.0)]) == 1.0  # past the end the score is 0
+    assert list_confidence([]) == 0.0
+    assert list_confidence([Hit(0, -0.2), Hit(1, -0.3)]) == 0.0
+    scaled = [Hit(h.chunk_id, h.score * 7.5) for h in steep]
+    assert list_confidence(scaled) == pytest.approx(list_confidence(steep))
