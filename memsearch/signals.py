@@ -402,6 +402,7 @@ class Scorer:
         self.index = engine.index
         self.vectors: dict[int, Any] | None = getattr(self.index.vectors, "_vectors", None)
         self._floor_ids: list[int] = []
+        self._sample: Any = None  # the floor's vectors, stacked on first use
         if self.vectors:
             ids = sorted(i for i in self.vectors if i not in (exclude or set())) or sorted(self.vectors)
             if len(ids) > self.FLOOR_SAMPLE:
@@ -434,8 +435,9 @@ class Scorer:
         vector, semantic_error = self.query_vector(interest.query)
         floor = 0.0
         if vector is not None and self._floor_ids:
-            sample = np.stack([self.vectors[i] for i in self._floor_ids])
-            floor = float(np.median(sample @ vector))
+            if self._sample is None:
+                self._sample = np.stack([self.vectors[i] for i in self._floor_ids])
+            floor = float(np.median(self._sample @ vector))
         terms = set(tokenize(interest.query))
         weights = {}
         for term in terms:
