@@ -40,21 +40,33 @@ def main() -> None:
 @click.option(
     "--no-embed", is_flag=True, help="Skip embedding (keyword, graph and time only; gaps recorded)."
 )
-@click.option("--embedder", help="Embedder to use (default: minilm, the embedded offline model).")
+@click.option(
+    "--embedder",
+    help="Embedder: minilm (offline default), ollama, ollama:nomic-embed-text:256, ..."
+    " (default: $MEMSEARCH_EMBEDDER, else [index] embedder in memsearch.toml, else the index's own).",
+)
+@click.option(
+    "--reembed",
+    is_flag=True,
+    help="Embed every chunk again, ignoring cached vectors (after the model changed under the same name).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-def index(vault: Path, index_dir: Path | None, no_embed: bool, embedder: str | None, as_json: bool) -> None:
+def index(
+    vault: Path, index_dir: Path | None, no_embed: bool, embedder: str | None, reembed: bool, as_json: bool
+) -> None:
     """Index VAULT (incremental over the embedding cache: unchanged text is never embedded twice)."""
-    from dataclasses import replace
-
     from memsearch.api import index_vault
-    from memsearch.config import Settings
 
-    settings = Settings()
-    if embedder:
-        settings = replace(settings, embedder=embedder)
     bar = _ProgressBar() if sys.stderr.isatty() and not as_json else None
     try:
-        report = index_vault(vault, settings, progress=bar, index_dir=index_dir, embed=not no_embed)
+        report = index_vault(
+            vault,
+            progress=bar,
+            index_dir=index_dir,
+            embed=not no_embed,
+            embedder=embedder,
+            reembed=reembed,
+        )
     except MemsearchError as exc:
         _fail(exc)
     finally:
@@ -64,14 +76,16 @@ def index(vault: Path, index_dir: Path | None, no_embed: bool, embedder: str | N
         click.echo(json.dumps(report.to_dict(), indent=2))
         return
     click.echo(
-        f"indexed {report.files} files, {report.chunks} chunks ({report.embedded} embedded)"
-        f" in {report.seconds:.1f}s"
+        f"indexed {report.files} files, {report.chunks} chunks ({report.embedded} embedded,"
+        f" {report.reused} cached; embedder {report.embedder}) in {report.seconds:.1f}s"
         f" -> {report.index_home}"
     )
     for skipped in report.skipped:
         click.echo(f"skipped {skipped.path}: {skipped.reason}", err=True)
     for warning in report.warnings:
         click.echo(f"warning {warning}", err=True)
+    if report.embedder_note:
+        click.echo(f"note: {report.embedder_note}", err=True)
     if report.embedder_error:
         click.echo(
             f"semantic search degraded: {report.embedder_error}; {report.gaps} chunks await vectors"
@@ -378,6 +392,62 @@ def interests(vault: str | None, index_dir: Path | None, check: bool, as_json: b
         )
         if last.get("error"):
             click.echo(f"last run failed: {last['error']}", err=True)
+
+
+@main.command()
+@click.option("--vault", help="The vault (default: $MEMSEARCH_VAULT or the current folder).")
+@click.option("--index-dir", type=click.Path(path_type=Path), help="Where the index lives.")
+@click.option("--embedder", help="Check this embedder instead of the one a reindex would choose.")
+@click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
+def doctor(vault: str | None, index_dir: Path | None, embedder: str | None, as_json: bool) -> None:
+    """Check the embedders: does Ollama answer, is the model pulled, which embedder built the index,
+    and does the one a reindex would use match it. Exits 1 when something needs doing."""
+    from memsearch.embedders.doctor import diagnose
+
+    try:
+        info = diagnose(_resolve_vault(vault), index_dir, embedder)
+    except MemsearchError as exc:
+        _fail(exc)
+    if as_json:
+        click.echo(json.dumps(info, ensure_ascii=False, indent=2))
+    else:
+        _print_doctor(info)
+    if not info["ok"]:
+        sys.exit(1)
+
+
+def _print_doctor(info: dict[str, Any]) -> None:
+    built = info["index_embedder"] or {}
+    chosen = info["embedder"]
+    o = info["ollama"]
+    click.echo(f"vault     {info['vault']}")
+    click.echo(f"index     {info['index']}")
+    if built:
+        click.echo(
+            f"built     with {built.get('spec')} (dim {built.get('dim')},"
+            f" fingerprint {built.get('fingerprint')}); {info.get('gaps', 0)} gaps"
+        )
+    else:
+        click.echo("built     no index yet")
+    match = {True: "matches the index", False: "DIFFERS from the index", None: ""}[info["matches_index"]]
+    click.echo(
+        f"embedder  {chosen['spec']} (from {chosen['chosen_by']}; fingerprint {chosen.get('fingerprint')})"
+        f" {match}".rstrip()
+    )
+    state = "answers" if o["answers"] else "does not answer"
+    pulled = {True: "pulled", False: "NOT pulled", None: "unknown"}[o["pulled"]]
+    need = "" if o["needed"] else " (not used by this vault)"
+    click.echo(f"ollama    {o['host']} {state}; {o['model']} {pulled}{need}")
+    if o["answers"] and not o["pulled"]:
+        click.echo(f"          pull it with: {o['pull_command']}")
+    for role, probe in info["probes"].items():
+        result = f"ok in {probe['ms']} ms" if probe["ok"] else f"FAILED: {probe['error']}"
+        click.echo(f"probe     {role} embedder: {result}")
+    for note in info["notes"]:
+        click.echo(f"note      {note}")
+    for problem in info["problems"]:
+        click.echo(f"problem   {problem}")
+    click.echo("ok" if info["ok"] else f"{len(info['problems'])} problem(s)")
 
 
 if __name__ == "__main__":

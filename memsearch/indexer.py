@@ -232,53 +232,96 @@ def _vectors(
 
     Chunk ids are the positions in ``texts``. The embedder is a soft seam: whatever it could
     not embed is a gap (the vectors it did compute are kept, in the index and the cache), and
-    nothing here raises for its sake. Every vector comes from one embedder (one fingerprint):
-    a change of embedder re-embeds everything (the cache serves any text this embedder saw
-    before), so an index never mixes two.
+    nothing here raises for its sake.
+
+    Every vector comes from one embedder (one fingerprint), so an index never mixes two. A
+    change of embedder re-embeds every chunk with the new one (the cache serves any text it
+    embedded before); if the new one cannot be made, or leaves more chunks without a vector
+    than the previous one would, the index keeps the previous embedder this run and says so
+    (what the new one did embed is cached, so the next attempt starts there).
     """
     from memsearch.embedders import choose_embedder, embedder_for, index_manifest_embedder
-    from memsearch.index.embedding_cache import EmbeddingCache, embed_texts_with_cache
+    from memsearch.index.embedding_cache import EmbeddingCache, EmbedOutcome, embed_texts_with_cache
 
     choice = choose_embedder(vault, explicit, settings, index_home)
-    info: dict = {"spec": choice.spec, "chosen_by": choice.source}
-    all_ids = list(range(len(texts)))
     previous = index_manifest_embedder(index_home)
-    try:
-        embedder = embedder_for(choice.spec, vault)
-    except Exception as exc:  # a bad spec or config: keyword, graph and time still index
-        return None, 0, 0, all_ids, f"{type(exc).__name__}: {exc}", info, None
-    describe = getattr(embedder, "describe", None)
-    info.update(
-        spec=getattr(embedder, "spec", choice.spec),
-        name=embedder.name,
-        dim=int(embedder.dim),
-        fingerprint=embedder.fingerprint,
-        **({"details": describe()} if callable(describe) else {}),
-    )
-    note = None
-    if previous.get("fingerprint") and previous["fingerprint"] != info["fingerprint"]:
-        note = (
-            f"embedder changed from {previous.get('spec')} ({previous['fingerprint']}) to {info['spec']}"
-            f" ({info['fingerprint']}): every chunk takes a vector of the new embedder"
-            " (cached ones where it embedded the text before); no vector of the old one is kept"
-        )
-    if not texts:
-        return None, 0, 0, [], None, info, note
-    try:
+    all_ids = list(range(len(texts)))
+
+    def record(embedder, spec: str, source: str) -> dict:
+        describe = getattr(embedder, "describe", None)
+        return {
+            "spec": getattr(embedder, "spec", spec),
+            "chosen_by": source,
+            "name": embedder.name,
+            "dim": int(embedder.dim),
+            "fingerprint": embedder.fingerprint,
+            **({"details": describe()} if callable(describe) else {}),
+        }
+
+    def run(embedder, again: bool = reembed) -> EmbedOutcome:
         with EmbeddingCache(index_home / store.CACHE_SUBDIR / "embeddings.sqlite") as cache:
-            outcome = embed_texts_with_cache(
+            return embed_texts_with_cache(
                 embedder,
                 cache,
                 texts,
                 progress=lambda d, n: notify("embed", d, n),
-                reembed=reembed,
+                reembed=again,
                 allow_embed=embed,
             )
-    except Exception as exc:  # an unreadable cache: no vectors this run, everything else indexes
-        return None, 0, 0, all_ids, f"{type(exc).__name__}: {exc}", info, note
+
+    def keep_previous() -> tuple[object, EmbedOutcome] | None:
+        """The previous embedder and its outcome, if it can still serve this index."""
+        spec = previous.get("spec")
+        if not spec or not texts:
+            return None
+        try:
+            old = embedder_for(str(spec), vault)
+            if old.fingerprint != previous.get("fingerprint"):
+                return None
+            return old, run(old, again=False)
+        except Exception:
+            return None
+
+    info: dict = {"spec": choice.spec, "chosen_by": choice.source}
+    error: str | None = None
+    embedder, outcome = None, None
+    try:
+        embedder = embedder_for(choice.spec, vault)
+        info = record(embedder, choice.spec, choice.source)
+    except Exception as exc:  # a bad spec or config: keyword, graph and time still index
+        error = f"{type(exc).__name__}: {exc}"
+    changed = bool(previous.get("fingerprint")) and previous.get("fingerprint") != info.get("fingerprint")
+    note = None
+    if embedder is not None and texts:
+        try:
+            outcome = run(embedder)
+        except Exception as exc:  # an unreadable cache: no vectors this run, everything else indexes
+            error = f"{type(exc).__name__}: {exc}"
+    if changed:
+        new_gaps = len(texts) if outcome is None else len(outcome.failed)
+        kept = keep_previous() if new_gaps else None
+        if kept is not None and len(kept[1].failed) < new_gaps:
+            old, old_outcome = kept
+            why = error if outcome is None else (outcome.error or "")
+            note = (
+                f"did not switch to embedder {info.get('spec')}: it left {new_gaps} of {len(texts)} chunks"
+                f" without a vector ({why}); the index keeps {previous.get('spec')}. What"
+                f" {info.get('spec')} embedded is cached: run `memsearch index --embedder"
+                f" {info.get('spec')}` again when it answers"
+            )
+            embedder, outcome, error = old, old_outcome, None
+            info = record(old, str(previous.get("spec")), "index (switch failed)")
+        else:
+            note = (
+                f"embedder changed from {previous.get('spec')} ({previous['fingerprint']}) to"
+                f" {info.get('spec')} ({info.get('fingerprint')}): every chunk has a vector of the new"
+                " embedder or is a gap; no vector of the old one is kept"
+            )
+    if outcome is None:
+        return None, 0, 0, all_ids if error else [], error, info, note
     ok_ids = [i for i in all_ids if outcome.ok[i]]
     vectors = None
-    if ok_ids:
+    if ok_ids and embedder is not None:
         vectors = VectorIndex(int(embedder.dim))
         vectors.add(ok_ids, outcome.vectors[outcome.ok])
     return vectors, outcome.embedded, outcome.reused, outcome.failed, outcome.error, info, note

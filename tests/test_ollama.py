@@ -231,16 +231,17 @@ def test_server_down_is_unavailable_and_fast() -> None:
 
 
 def test_a_hung_server_costs_one_timeout(server) -> None:
-    server.mode, server.hang_seconds = "hang", 5
+    """A server that never answers costs the timeout, not its hang (bounds are loose for busy machines)."""
+    server.mode, server.hang_seconds = "hang", 10
     embedder = OllamaEmbedder(host=server.host, timeout=0.4, query_timeout=0.3)
     started = time.perf_counter()
     with pytest.raises(EmbedderUnavailableError, match="in time"):
         embedder.embed_documents(["x"])
-    assert time.perf_counter() - started < 2
+    assert time.perf_counter() - started < 3
     started = time.perf_counter()
     with pytest.raises(EmbedderUnavailableError, match=r"within 0\.3 s"):
         embedder.embed_query("x")
-    assert time.perf_counter() - started < 1
+    assert time.perf_counter() - started < 2
 
 
 def test_http_500_is_an_error_for_this_batch(server) -> None:

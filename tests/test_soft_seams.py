@@ -181,31 +181,70 @@ def test_the_index_remembers_its_embedder(vault_copy, register, monkeypatch) -> 
     assert index_vault(vault_copy, embedder="other").embedder == "other"  # the flag beats all
 
 
-def test_a_change_of_embedder_never_mixes_vectors(vault_copy, register, tmp_path) -> None:
+def _embedded_texts(home: Path) -> dict[int, str]:
+    """What was embedded for each chunk id of the saved index."""
+    from memsearch.config import Settings
+    from memsearch.indexer import embed_text
+
+    chunks = store.load(home).chunks
+    by_path: dict[str, list[int]] = {}
+    for cid in sorted(chunks):
+        by_path.setdefault(chunks[cid].path, []).append(cid)
+    texts = {}
+    for ids in by_path.values():
+        siblings = [chunks[i] for i in ids]
+        for n, cid in enumerate(ids):
+            texts[cid] = embed_text(siblings, n, Settings())
+    return texts
+
+
+def _all_vectors_are(home: Path, tag: str) -> bool:
+    texts, minilm = _embedded_texts(home), get_embedder("minilm")
+    saved = _saved_vectors(home)
+    want = minilm.embed_documents([tag + texts[cid] for cid in saved])
+    return all(np.allclose(v, w, atol=1e-6) for v, w in zip(saved.values(), want, strict=True))
+
+
+def test_a_change_of_embedder_never_mixes_vectors(vault_copy, register) -> None:
     a, b = Counting("a: "), Counting("b: ", gone_after=3)
     register("emb-a", a)
     register("emb-b", b)
     home = store.default_home(vault_copy)
-    index_vault(vault_copy, embedder="emb-a")
-    switched = index_vault(vault_copy, embedder="emb-b")  # and B dies part-way
-    assert switched.embedder_note and "changed from emb-a" in switched.embedder_note
-    assert switched.embedded == 3 * b.call_size and switched.gaps == switched.chunks - switched.embedded
-    saved = _saved_vectors(home)
-    assert len(saved) == switched.embedded
-    chunks = store.load(home).chunks
-    from memsearch.config import Settings
-    from memsearch.indexer import embed_text
+    first = index_vault(vault_copy, embedder="emb-a")
 
-    by_path: dict[str, list] = {}
-    for cid in sorted(chunks):
-        by_path.setdefault(chunks[cid].path, []).append(cid)
-    minilm = get_embedder("minilm")
-    for cid, vector in saved.items():
-        siblings = [chunks[i] for i in by_path[chunks[cid].path]]
-        text = embed_text(siblings, by_path[chunks[cid].path].index(cid), Settings())
-        assert np.allclose(vector, minilm.embed_documents(["b: " + text])[0], atol=1e-6)  # B's, never A's
-    manifest = store.load(home).manifest
-    assert manifest["embedder"]["fingerprint"] == b.fingerprint
+    # B dies part-way: the index keeps A whole (B's vectors are cached for the next attempt).
+    kept = index_vault(vault_copy, embedder="emb-b")
+    assert kept.embedder == "emb-a" and kept.gaps == 0 and kept.embedder_error is None
+    assert "did not switch to embedder emb-b" in kept.embedder_note and "went away" in kept.embedder_note
+    assert store.load(home).manifest["embedder"]["fingerprint"] == a.fingerprint
+    assert len(_saved_vectors(home)) == first.chunks and _all_vectors_are(home, "a: ")
+
+    # B answers: the index switches, re-embedding only what B has not embedded yet, all B's.
+    b.gone_after = None
+    switched = index_vault(vault_copy, embedder="emb-b")
+    assert switched.embedder == "emb-b" and switched.gaps == 0
+    assert "changed from emb-a" in switched.embedder_note
+    assert switched.reused == 3 * b.call_size and switched.embedded == first.chunks - switched.reused
+    assert store.load(home).manifest["embedder"]["fingerprint"] == b.fingerprint
+    assert _all_vectors_are(home, "b: ")
+    response = open_index(vault_copy).search("signing keys", k=5, now=NOW)
+    assert "semantic" in response.health.ran and not response.health.degraded
+
+
+def test_a_switch_to_an_embedder_that_cannot_be_made_keeps_the_old(vault_copy, register) -> None:
+    register("emb-a", Counting("a: "))
+    index_vault(vault_copy, embedder="emb-a")
+    report = index_vault(vault_copy, embedder="word2vec")
+    assert report.embedder == "emb-a" and report.gaps == 0
+    assert "did not switch to embedder word2vec" in report.embedder_note
+
+
+def test_a_switch_to_a_dead_embedder_with_nothing_before_has_gaps(vault_copy, register) -> None:
+    b = Counting("b: ", gone_after=3)
+    register("emb-b", b)
+    report = index_vault(vault_copy, embedder="emb-b")
+    assert report.embedded == 3 * b.call_size and report.gaps == report.chunks - report.embedded
+    assert _all_vectors_are(store.default_home(vault_copy), "b: ")
     # Search embeds its query with B, the index's embedder; B is down, so semantic fails, the rest answers.
     response = open_index(vault_copy).search("signing keys", k=5, now=NOW)
     assert response.results and "semantic" in response.health.failed and response.health.degraded
@@ -332,16 +371,16 @@ def test_server_killed_mid_index_then_back(vault_copy, standin, tmp_path) -> Non
 def test_a_hung_server_never_holds_a_search_past_its_timeout(vault_copy, standin) -> None:
     _ollama_vault(vault_copy, standin.host, query_timeout=0.5)
     index_vault(vault_copy)
-    standin.mode, standin.hang_seconds = "hang", 10
+    standin.mode, standin.hang_seconds = "hang", 20
     engine = open_index(vault_copy)
     started = time.perf_counter()
     first = engine.search("signing keys", k=3, now=NOW)
     elapsed = time.perf_counter() - started
-    assert elapsed < 1.5, elapsed
+    assert elapsed < 3, elapsed  # the 0.5 s timeout plus a search, with room for a busy machine
     assert "within 0.5 s" in first.health.failed["semantic"] and first.results
     started = time.perf_counter()
     second = engine.search("signing keys", k=3, now=NOW)  # does not wait the timeout again
-    assert time.perf_counter() - started < 0.3
+    assert time.perf_counter() - started < 0.5
     assert "skipped for" in second.health.failed["semantic"]
 
 

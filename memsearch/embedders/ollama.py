@@ -246,9 +246,9 @@ class OllamaEmbedder:
 
     def embed_query(self, text: str) -> np.ndarray:
         """float32 ``(dim,)``, unit norm; never waits longer than ``query_timeout`` seconds."""
-        client = self._client(self.query_timeout)
 
         def run() -> np.ndarray:
+            client = self._client(self.query_timeout)
             return self._finish(self._embed_fitting([text], self.query_prefix, client))[0]
 
         return call_with_deadline(run, self.query_timeout, f"Ollama at {self.host} (query embedding)")

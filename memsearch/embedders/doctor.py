@@ -1,0 +1,164 @@
+"""What ``memsearch doctor`` checks: the embedders, the Ollama server, and the index's embedder.
+
+:func:`diagnose` returns a plain dict (the CLI prints it, or prints it as JSON) with
+``problems`` (something needs doing; each says what) and ``notes`` (worth knowing). It never
+raises for a missing index or a dead server: those are findings, not errors.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+from memsearch.embedders import choose_embedder, embedder_for, index_manifest_embedder
+from memsearch.embedding import Embedder, call_with_deadline
+from memsearch.index import store
+from memsearch.scan import check_vault
+
+#: Seconds doctor waits for Ollama to list its models, and for a test embedding.
+PROBE_TIMEOUT = 5.0
+
+
+def _probe(embedder: Embedder, timeout: float) -> dict[str, Any]:
+    """Embed one short query: does this embedder work now, how fast, and at which dimension."""
+    started = time.perf_counter()
+    try:
+        vector = call_with_deadline(lambda: embedder.embed_query("memsearch doctor"), timeout, embedder.name)
+    except Exception as exc:
+        return {"ok": False, "error": str(exc) or type(exc).__name__}
+    ms = (time.perf_counter() - started) * 1000.0
+    if getattr(vector, "shape", None) != (embedder.dim,):
+        shape = getattr(vector, "shape", None)
+        return {"ok": False, "error": f"it returned a vector of shape {shape}, expected ({embedder.dim},)"}
+    return {"ok": True, "ms": round(ms, 1)}
+
+
+def _ollama(embedder: Any, needed: bool, timeout: float) -> dict[str, Any]:
+    """Does the server answer, and is the model pulled."""
+    from memsearch.embedders.ollama import OllamaEmbedder
+
+    assert isinstance(embedder, OllamaEmbedder)
+    report: dict[str, Any] = {
+        "host": embedder.host,
+        "model": embedder.model,
+        "needed": needed,
+        "answers": False,
+        "pulled": None,
+        "pull_command": embedder.pull_command,
+    }
+    try:
+        models = embedder.pulled_models(timeout=timeout)
+    except Exception as exc:
+        report["error"] = str(exc)
+        return report
+    report["answers"] = True
+    report["models"] = models
+    report["pulled"] = embedder.is_pulled(models)
+    return report
+
+
+def diagnose(
+    vault: Path,
+    index_dir: Path | None = None,
+    embedder: str | None = None,
+    timeout: float = PROBE_TIMEOUT,
+) -> dict[str, Any]:
+    """Check the embedder a reindex would use, the one the index was built with, and Ollama."""
+    vault = check_vault(Path(vault))
+    home = Path(index_dir) if index_dir else store.default_home(vault)
+    problems: list[str] = []
+    notes: list[str] = []
+    built = index_manifest_embedder(home)
+    report: dict[str, Any] = {"vault": str(vault), "index": str(home), "index_embedder": built or None}
+
+    if built:
+        manifest_path = home / store.INDEX_SUBDIR / "manifest.json"
+        try:
+            manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            manifest = {}
+        report["gaps"] = len(manifest.get("gaps", []))
+        report["embedder_error"] = manifest.get("embedder_error")
+        if report["gaps"]:
+            problems.append(
+                f"{report['gaps']} chunks have no vector ({manifest.get('embedder_error')});"
+                " run `memsearch index` when the embedder answers to fill them"
+            )
+    else:
+        notes.append(f"no index at {home} yet; run `memsearch index {vault}`")
+
+    # The embedder a reindex would use now.
+    choice = choose_embedder(vault, embedder, None, home)
+    chosen: dict[str, Any] = {"spec": choice.spec, "chosen_by": choice.source}
+    current = None
+    try:
+        current = embedder_for(choice.spec, vault)
+        chosen.update(
+            spec=getattr(current, "spec", choice.spec),
+            fingerprint=current.fingerprint,
+            dim=int(current.dim),
+        )
+    except Exception as exc:
+        chosen["error"] = str(exc)
+        problems.append(f"the embedder {choice.spec!r} ({choice.source}) cannot be made: {exc}")
+    report["embedder"] = chosen
+
+    # Does it match the index's?
+    report["matches_index"] = None
+    if built and current is not None:
+        same = built.get("fingerprint") == current.fingerprint
+        report["matches_index"] = same
+        if not same:
+            problems.append(
+                f"the index was built with {built.get('spec')} ({built.get('fingerprint')}), but"
+                f" {chosen['spec']} ({current.fingerprint}, from {choice.source}) would index now:"
+                f" searches keep using {built.get('spec')} until `memsearch index` re-embeds with"
+                f" {chosen['spec']} (or pass --embedder {built.get('spec')} to keep it)"
+            )
+
+    # The index's embedder (what search uses) and the chosen one: do they embed now?
+    to_probe: dict[str, Embedder] = {}
+    if built.get("spec"):
+        try:
+            to_probe["index"] = embedder_for(str(built["spec"]), vault)
+        except Exception as exc:
+            problems.append(f"the index's embedder {built['spec']!r} cannot be made: {exc}")
+    if current is not None and (
+        "index" not in to_probe or to_probe["index"].fingerprint != current.fingerprint
+    ):
+        to_probe["chosen"] = current
+
+    # Ollama: checked whenever an embedder in play uses it, else only noted.
+    from memsearch.embedders.ollama import OllamaEmbedder
+
+    in_play = [e for e in to_probe.values() if isinstance(e, OllamaEmbedder)]
+    ollama = in_play[0] if in_play else embedder_for("ollama", vault)
+    report["ollama"] = _ollama(ollama, needed=bool(in_play), timeout=timeout)
+    o = report["ollama"]
+    if not o["answers"]:
+        message = str(o.get("error") or f"Ollama does not answer at {o['host']}")
+        if o["needed"]:
+            problems.append(message)
+        else:
+            notes.append(message + "; only the ollama embedder needs it")
+    elif not o["pulled"]:
+        message = f"Ollama at {o['host']} does not have {o['model']}; pull it with: {o['pull_command']}"
+        (problems if o["needed"] else notes).append(message)
+
+    probes: dict[str, Any] = {}
+    for role, emb in to_probe.items():
+        if isinstance(emb, OllamaEmbedder) and not (o["answers"] and o["pulled"]):
+            probes[role] = {"ok": False, "error": "not tried: Ollama is not ready (see above)"}
+            continue
+        probes[role] = _probe(emb, timeout)
+        if not probes[role]["ok"]:
+            spec = built.get("spec") if role == "index" else chosen["spec"]
+            what = "semantic search is degraded" if role == "index" else "the next index will have gaps"
+            problems.append(f"the embedder {spec} does not embed now ({probes[role]['error']}): {what}")
+    report["probes"] = probes
+    report["problems"] = problems
+    report["notes"] = notes
+    report["ok"] = not problems
+    return report
