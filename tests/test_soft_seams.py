@@ -397,3 +397,14 @@ def test_unreachable_from_the_start_indexes_everything_else(vault_copy, standin)
     assert "does not answer" in response.health.failed["semantic"]
     standin.restart()
     assert index_vault(vault_copy).gaps == 0
+
+
+def test_a_server_answering_500_to_everything_is_given_up_after_a_few_tries(vault_copy, standin) -> None:
+    _ollama_vault(vault_copy, standin.host)
+    standin.mode = "error500"
+    before = standin.embed_requests
+    report = index_vault(vault_copy)
+    assert report.gaps == report.chunks and "HTTP 500" in report.embedder_error
+    assert standin.embed_requests - before == 1 + MAX_SINGLE_FAILURES  # one batch, then a few texts alone
+    standin.mode = "ok"
+    assert index_vault(vault_copy).gaps == 0
