@@ -71,6 +71,7 @@ class StandIn:
         self._port = 0
         self._server: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
+        self._dying: threading.Thread | None = None
         self.start()
 
     # -- lifetime ----------------------------------------------------------------------------------
@@ -91,6 +92,9 @@ class StandIn:
 
     def stop(self) -> None:
         self._release.set()
+        if self._dying is not None:  # a killed server: wait until its port is closed
+            self._dying.join(10)
+            self._dying = None
         server, self._server = self._server, None
         if server is not None:
             server.shutdown()
@@ -116,7 +120,8 @@ class StandIn:
                 server.shutdown()
                 server.server_close()
 
-            threading.Thread(target=down, daemon=True).start()
+            self._dying = threading.Thread(target=down, daemon=True)
+            self._dying.start()
 
     # -- the model ---------------------------------------------------------------------------------
 
