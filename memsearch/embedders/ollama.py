@@ -109,9 +109,12 @@ def ollama_from_spec(option: str, **options: Any) -> OllamaEmbedder:
 
 def resolve_host(host: str | None = None) -> str:
     """``host``, else ``$OLLAMA_HOST``, else the default, as the ollama client will use it."""
-    from ollama._client import _parse_host
-
-    return _parse_host(host or os.environ.get(HOST_ENV) or DEFAULT_HOST)
+    chosen = (host or os.environ.get(HOST_ENV) or DEFAULT_HOST).strip()
+    try:  # the client's own parser, so the host shown is the one it will use
+        from ollama._client import _parse_host
+    except ImportError:  # pragma: no cover - a client version without it
+        return chosen if "://" in chosen else f"http://{chosen}"
+    return _parse_host(chosen)
 
 
 class _TooLong(EmbedderError):
