@@ -137,3 +137,26 @@ def test_save_then_load_gives_the_same_ranking(indexed_vault):
     first = open_index(indexed_vault).search("Berlin canal walk", k=5, now=NOW, chunks=True)
     second = open_index(indexed_vault).search("Berlin canal walk", k=5, now=NOW, chunks=True)
     assert [r.to_dict() for r in first.results] == [r.to_dict() for r in second.results]
+
+
+def test_a_named_time_window_lifts_chunks_inside_it(engine):
+    now = "2025-03-20T00:00:00+00:00"
+
+    def in_window(response):
+        return ["2025-03-10" <= (r.timestamp or "")[:10] <= "2025-03-17" for r in response.results]
+
+    plain = engine.search("what happened", k=4, now=now, chunks=True)
+    windowed = engine.search("what happened last week", k=4, now=now, chunks=True)
+    assert sum(in_window(windowed)[:3]) >= 2
+    assert sum(in_window(windowed)) > sum(in_window(plain))
+    assert any("last week" in note for note in windowed.health.notes)
+
+
+def test_window_weight_grows_as_the_window_narrows():
+    from datetime import UTC, datetime, timedelta
+
+    from memsearch.search import window_weight
+
+    start = datetime(2025, 3, 1, tzinfo=UTC)
+    day, week, month = (window_weight(start, start + timedelta(days=d)) for d in (1, 7, 31))
+    assert day == 2.0 and 1.0 < week < day and month == 1.0
