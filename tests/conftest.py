@@ -23,3 +23,11 @@ def vault_copy(tmp_path) -> Path:
     vault = tmp_path / "vault"
     shutil.copytree(FIXTURE_VAULT, vault)
     return vault
+
+
+def pytest_terminal_summary(terminalreporter):
+    from fuzz_counts import COUNTS
+
+    if COUNTS:
+        tried = ", ".join(f"{n} {what}" for what, n in sorted(COUNTS.items()))
+        terminalreporter.write_line(f"fuzz: {tried}")
