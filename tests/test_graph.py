@@ -43,7 +43,8 @@ def test_remove_drops_edges_and_nodes():
     g.remove(3)
     assert not g.known("tea")
     g.remove(1)
-    assert not g.graph.has_edge("signing keys", "ed25519")
+    assert g.co_occurrences("signing keys", "ed25519") == 0
+    assert g.co_occurrences("redflag", "signing keys") == 1
 
 
 def test_save_load_round_trip(tmp_path):

@@ -1,4 +1,4 @@
-"""The entity graph: entities as nodes (networkx), chunks as what they point to.
+"""The entity graph: entities as nodes, chunks as what they point to.
 
 A query's entities seed a decayed two-hop walk: a chunk that names a seed scores the seed's
 weight; a chunk that names an entity *associated* with a seed (they co-occur, or one file links
@@ -7,18 +7,24 @@ never say redflag. Hubs are damped twice: a seed's weight is its idf (an entity 
 says nothing), and association is normalised by both ends' frequencies, so a hub's neighbours
 do not flood the list. Fan-out is capped, so a query costs well under a millisecond; nothing
 here rebuilds a matrix per query (``nx.pagerank`` takes seconds at 100k nodes).
+
+The edges are not stored: the weight of an edge is the number of chunks that name both ends, so
+a seed's neighbours are counted from its own chunks when a query first needs them, and kept until
+the graph changes. Loading is then just the chunk -> entities table (networkx took seconds to
+rebuild a million edges at 100k chunks, and a gigabyte to hold them).
 """
 
 from __future__ import annotations
 
+import heapq
 import json
 import math
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable
+from itertools import chain
 from pathlib import Path
 
-import networkx as nx
 import numpy as np
 
 from memsearch.entities import normalize_entity
@@ -31,6 +37,8 @@ HOP_DECAY = 0.5
 MAX_FANOUT = 50
 #: Longest entity name, in words, looked for in a query.
 MAX_ENTITY_WORDS = 5
+#: Seeds whose strongest neighbours are kept between queries (cleared when the graph changes).
+MAX_CACHED_SEEDS = 4096
 
 _WORD = re.compile(r"[#@]?[\w][\w'\-.]*", re.UNICODE)
 
@@ -44,10 +52,12 @@ class EntityGraph:
     name = "graph"
 
     def __init__(self) -> None:
-        self.graph = nx.Graph()  # entity key -> entity key, weight = co-occurring chunks
         self._chunks: dict[str, set[int]] = defaultdict(set)  # entity key -> chunk ids
         self._chunk_entities: dict[int, tuple[str, ...]] = {}
         self._aliases: dict[str, str] = {}  # alias key -> canonical key
+        # Query-side caches, valid until the next add or remove.
+        self._id_arrays: dict[str, np.ndarray] = {}  # entity key -> its chunk ids, as an array
+        self._fanout: dict[str, list[tuple[float, str]]] = {}  # seed -> strongest (assoc, key)
 
     def __len__(self) -> int:
         return len(self._chunk_entities)
@@ -67,29 +77,37 @@ class EntityGraph:
         if chunk_id in self._chunk_entities:
             self.remove(chunk_id)
         self._chunk_entities[chunk_id] = keys
-        for i, key in enumerate(keys):
-            self._chunks[key].add(chunk_id)
-            if key not in self.graph:
-                self.graph.add_node(key)
-            for other in keys[i + 1 :]:
-                data = self.graph.get_edge_data(key, other)
-                self.graph.add_edge(key, other, weight=(data["weight"] if data else 0) + 1)
+        chunks = self._chunks
+        for key in keys:
+            chunks[key].add(chunk_id)
+        self._changed(keys)
 
     def remove(self, chunk_id: int) -> None:
         keys = self._chunk_entities.pop(chunk_id, ())
-        for i, key in enumerate(keys):
+        for key in keys:
             self._chunks[key].discard(chunk_id)
-            for other in keys[i + 1 :]:
-                data = self.graph.get_edge_data(key, other)
-                if data is not None:
-                    if data["weight"] <= 1:
-                        self.graph.remove_edge(key, other)
-                    else:
-                        data["weight"] -= 1
             if not self._chunks[key]:
                 del self._chunks[key]
-                if key in self.graph:
-                    self.graph.remove_node(key)
+        self._changed(keys)
+
+    def _changed(self, keys: Iterable[str]) -> None:
+        if self._fanout:
+            self._fanout.clear()  # any change moves idf and frequencies, hence every association
+        if self._id_arrays:
+            for key in keys:
+                self._id_arrays.pop(key, None)
+
+    def co_occurrences(self, a: str, b: str) -> int:
+        """Weight of the edge a - b: the chunks that name both (0: no edge)."""
+        small, other = sorted((self._chunks.get(a, set()), self._chunks.get(b, set())), key=len)
+        return sum(1 for c in small if c in other) if a != b else 0
+
+    def neighbours(self, key: str) -> Counter[str]:
+        """Entities that share a chunk with ``key``, with the number of chunks they share."""
+        ents = self._chunk_entities
+        counts = Counter(chain.from_iterable(ents[c] for c in self._chunks.get(key, ())))
+        counts.pop(key, None)
+        return counts
 
     def entities_of(self, chunk_id: int) -> tuple[str, ...]:
         return self._chunk_entities.get(chunk_id, ())
@@ -119,6 +137,31 @@ class EntityGraph:
         df = len(self._chunks.get(key, ()))
         return math.log(1.0 + n / (df + 1.0)) if df else 0.0
 
+    def chunk_ids(self, key: str) -> np.ndarray:
+        """The chunk ids that name entity ``key`` (resolved), as an array (kept until it changes)."""
+        ids = self._id_arrays.get(key)
+        if ids is None:
+            chunk_ids = self._chunks.get(key, ())
+            ids = self._id_arrays[key] = np.fromiter(chunk_ids, dtype=np.int64, count=len(chunk_ids))
+        return ids
+
+    def _strongest(self, seed: str) -> list[tuple[float, str]]:
+        """The seed's ``MAX_FANOUT`` strongest neighbours as (association, key), strongest first
+        (ties: the later key first), association = shared chunks / sqrt(df seed * df other)."""
+        best = self._fanout.get(seed)
+        if best is None:
+            df_seed = len(self._chunks[seed])
+            chunks = self._chunks
+            candidates = (
+                (weight / math.sqrt(df_seed * len(chunks[other])), other)
+                for other, weight in self.neighbours(seed).items()
+            )
+            best = heapq.nlargest(MAX_FANOUT, candidates)
+            if len(self._fanout) >= MAX_CACHED_SEEDS:
+                self._fanout.clear()
+            self._fanout[seed] = best
+        return best
+
     def walk(self, seeds: Iterable[str], n_ids: int) -> np.ndarray:
         """Scores over chunk ids from a decayed two-hop walk out of the seed entities."""
         scores = np.zeros(n_ids, dtype=np.float32)
@@ -126,20 +169,12 @@ class EntityGraph:
             if seed not in self._chunks:
                 continue
             weight = self.idf(seed)
-            ids = [c for c in self._chunks[seed] if c < n_ids]
-            scores[ids] += weight
-            df_seed = len(self._chunks[seed])
-            neighbours = []
-            for other, data in self.graph[seed].items():
-                df_other = len(self._chunks.get(other, ()))
-                if df_other:
-                    assoc = data["weight"] / math.sqrt(df_seed * df_other)
-                    neighbours.append((assoc, other))
-            neighbours.sort(reverse=True)
-            for assoc, other in neighbours[:MAX_FANOUT]:
-                ids = [c for c in self._chunks[other] if c < n_ids]
+            ids = self.chunk_ids(seed)
+            scores[ids[ids < n_ids]] += weight
+            for assoc, other in self._strongest(seed):
+                ids = self.chunk_ids(other)
                 # Either end being a hub damps the hop: the weaker idf bounds it.
-                scores[ids] += HOP_DECAY * assoc * min(weight, self.idf(other))
+                scores[ids[ids < n_ids]] += HOP_DECAY * assoc * min(weight, self.idf(other))
         return scores
 
     def search(self, seeds: list[str], k: int, n_ids: int, allowed: np.ndarray | None = None) -> list[Hit]:
@@ -161,6 +196,23 @@ class EntityGraph:
         data = json.loads(path.read_text(encoding="utf-8"))
         graph = cls()
         graph._aliases = dict(data["aliases"])
-        for chunk_id, keys in data["chunks"].items():
-            graph.add(int(chunk_id), keys)
+        # add() for every chunk, with each distinct key resolved once (the aliases apply again).
+        resolved: dict[str, str] = {}
+        chunks = graph._chunks
+        table = graph._chunk_entities
+        for chunk_id, saved in data["chunks"].items():
+            cid = int(chunk_id)
+            if cid in table:
+                graph.remove(cid)
+            names = []
+            for name in saved:
+                key = resolved.get(name)
+                if key is None:
+                    key = resolved[name] = graph.resolve(name)
+                if key:
+                    names.append(key)
+            keys = tuple(dict.fromkeys(names))
+            table[cid] = keys
+            for key in keys:
+                chunks[key].add(cid)
         return graph

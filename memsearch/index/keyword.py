@@ -5,6 +5,13 @@ Why not rank-bm25: it scores every document in Python on every query (191 ms per
 its postings (a vectorised slice), and adding or removing a chunk touches only its own terms.
 Term frequencies are floats so that a chunk's neighbours can be indexed with it at a lower
 weight (a field weight, as in BM25F), which is how short turns get their context.
+
+Postings live in two places. What was loaded (or last compacted) is one CSR block of numpy arrays,
+``offsets`` / ``ids`` / ``tfs`` by term: loading is a few array reads, never a Python loop over
+millions of postings, and it costs 8 bytes a posting in memory (a dict of dicts cost ~100). What
+was added since lives in small per-term dicts. A removed chunk is a tombstone over the block (its
+postings stop counting, including in document frequency) until the next save compacts both into
+one block. Scores are the same, bit for bit, whichever side a posting is on.
 """
 
 from __future__ import annotations
@@ -20,11 +27,17 @@ from memsearch.models import Hit
 #: Robertson/Lucene defaults; k1 bounds what repetition can earn, b normalises for length.
 BM25_K1 = 1.2
 BM25_B = 0.75
+#: Term posting arrays kept ready for queries (merged block + additions - tombstones).
+MAX_CACHED_TERMS = 50_000
 
 
 def lucene_idf(n_docs: int, df: int) -> float:
     """Lucene's BM25 idf: always positive, so a common term never subtracts."""
     return math.log(1.0 + (n_docs - df + 0.5) / (df + 0.5))
+
+
+_EMPTY_IDS = np.zeros(0, dtype=np.int64)
+_EMPTY_TFS = np.zeros(0, dtype=np.float32)
 
 
 class KeywordIndex:
@@ -34,19 +47,34 @@ class KeywordIndex:
 
     def __init__(self, k1: float = BM25_K1, b: float = BM25_B, idf=lucene_idf) -> None:
         self.k1, self.b, self.idf = k1, b, idf
+        # The block: term -> row, and CSR arrays by row.
+        self._rows: dict[str, int] = {}
+        self._offsets = np.zeros(1, dtype=np.int64)
+        self._ids = _EMPTY_IDS
+        self._tfs = _EMPTY_TFS
+        self._block_docs = np.zeros(0, dtype=bool)  # chunk id -> its postings are in the block, alive
+        self._tombstones = 0  # block chunks removed since the block was made
+        # Additions since the block: term -> {chunk id: tf}, chunk id -> its terms.
         self._postings: dict[str, dict[int, float]] = {}
         self._doc_terms: dict[int, tuple[str, ...]] = {}
+        self._n_block = 0  # live chunks in the block
         self._doc_len = np.zeros(0, dtype=np.float32)
         self._total_len = 0.0
         self._cache: dict[str, tuple[np.ndarray, np.ndarray]] = {}
 
     def __len__(self) -> int:
-        return len(self._doc_terms)
+        return self._n_block + len(self._doc_terms)
+
+    def __contains__(self, chunk_id: int) -> bool:
+        return chunk_id in self._doc_terms or self._in_block(chunk_id)
+
+    def _in_block(self, chunk_id: int) -> bool:
+        return 0 <= chunk_id < len(self._block_docs) and bool(self._block_docs[chunk_id])
 
     # -- updates ---------------------------------------------------------------------------
     def add(self, chunk_id: int, term_weights: Mapping[str, float]) -> None:
         """Index one chunk from its term -> (weighted) frequency map; replaces an earlier version."""
-        if chunk_id in self._doc_terms:
+        if chunk_id in self._doc_terms or self._in_block(chunk_id):
             self.remove(chunk_id)
         if chunk_id >= len(self._doc_len):
             grown = np.zeros(max(chunk_id + 1, 2 * len(self._doc_len), 64), dtype=np.float32)
@@ -56,39 +84,67 @@ class KeywordIndex:
         self._doc_len[chunk_id] = length
         self._total_len += length
         self._doc_terms[chunk_id] = tuple(term_weights)
+        postings, cache = self._postings, self._cache
         for term, tf in term_weights.items():
-            self._postings.setdefault(term, {})[chunk_id] = float(tf)
-            self._cache.pop(term, None)
+            posting = postings.get(term)
+            if posting is None:
+                posting = postings[term] = {}
+            posting[chunk_id] = float(tf)
+            if cache:
+                cache.pop(term, None)
 
     def remove(self, chunk_id: int) -> None:
         terms = self._doc_terms.pop(chunk_id, None)
         if terms is None:
-            return
+            if not self._in_block(chunk_id):
+                return
+            # A tombstone: the block's postings of this chunk stop counting; every cached term
+            # array may hold it, so the cache goes (the next save compacts the block).
+            self._block_docs[chunk_id] = False
+            self._n_block -= 1
+            self._tombstones += 1
+            self._cache.clear()
+        else:
+            for term in terms:
+                posting = self._postings.get(term)
+                if posting is not None:
+                    posting.pop(chunk_id, None)
+                    if not posting:
+                        del self._postings[term]
+                self._cache.pop(term, None)
         self._total_len -= float(self._doc_len[chunk_id])
         self._doc_len[chunk_id] = 0.0
-        for term in terms:
-            posting = self._postings.get(term)
-            if posting is not None:
-                posting.pop(chunk_id, None)
-                if not posting:
-                    del self._postings[term]
-            self._cache.pop(term, None)
 
     # -- queries ---------------------------------------------------------------------------
     def _posting_arrays(self, term: str) -> tuple[np.ndarray, np.ndarray] | None:
         cached = self._cache.get(term)
         if cached is None:
+            row = self._rows.get(term)
             posting = self._postings.get(term)
-            if not posting:
+            if row is None and not posting:
                 return None
-            ids = np.fromiter(posting.keys(), dtype=np.int64, count=len(posting))
-            tfs = np.fromiter(posting.values(), dtype=np.float32, count=len(posting))
+            ids, tfs = _EMPTY_IDS, _EMPTY_TFS
+            if row is not None:
+                lo, hi = int(self._offsets[row]), int(self._offsets[row + 1])
+                ids, tfs = self._ids[lo:hi], self._tfs[lo:hi]
+                if self._tombstones:
+                    alive = self._block_docs[ids]
+                    ids, tfs = ids[alive], tfs[alive]
+            if posting:
+                ids = np.concatenate((ids, np.fromiter(posting.keys(), dtype=np.int64, count=len(posting))))
+                tfs = np.concatenate(
+                    (tfs, np.fromiter(posting.values(), dtype=np.float32, count=len(posting)))
+                )
+            if not len(ids):
+                return None
+            if len(self._cache) >= MAX_CACHED_TERMS:
+                self._cache.clear()
             cached = self._cache[term] = (ids, tfs)
         return cached
 
     def scores(self, query_terms: Iterable[str]) -> np.ndarray:
         """BM25 score of every chunk id (0 where no term matched)."""
-        n_docs = len(self._doc_terms)
+        n_docs = len(self)
         out = np.zeros(len(self._doc_len), dtype=np.float32)
         if n_docs == 0:
             return out
@@ -112,23 +168,66 @@ class KeywordIndex:
         return top_hits(scores, k)
 
     # -- persistence -----------------------------------------------------------------------
-    def save(self, path: Path) -> None:
-        terms = sorted(self._postings)
+    def _compacted(self) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """(terms sorted, offsets, ids, tfs, doc ids): the block and the additions as one block.
+
+        Within a term, the block's live postings come first, then additions in insertion order;
+        doc ids are the block's live chunks in id order, then additions in insertion order.
+        """
+        block_terms = sorted(self._rows, key=self._rows.__getitem__)
+        n_rows = len(block_terms)
+        row_of = np.repeat(np.arange(n_rows, dtype=np.int64), np.diff(self._offsets))
+        ids, tfs = self._ids, self._tfs
+        if self._tombstones and len(ids):
+            alive = self._block_docs[ids]
+            row_of, ids, tfs = row_of[alive], ids[alive], tfs[alive]
+        if self._postings:
+            terms = sorted(set(block_terms) | set(self._postings))
+            where = {term: i for i, term in enumerate(terms)}
+            remap = np.fromiter((where[t] for t in block_terms), dtype=np.int64, count=n_rows)
+            n_added = sum(len(p) for p in self._postings.values())
+            add_rows = np.empty(n_added, dtype=np.int64)
+            add_ids = np.empty(n_added, dtype=np.int64)
+            add_tfs = np.empty(n_added, dtype=np.float32)
+            lo = 0
+            for term, posting in self._postings.items():
+                hi = lo + len(posting)
+                add_rows[lo:hi] = where[term]
+                add_ids[lo:hi] = np.fromiter(posting.keys(), dtype=np.int64, count=len(posting))
+                add_tfs[lo:hi] = np.fromiter(posting.values(), dtype=np.float32, count=len(posting))
+                lo = hi
+            rows = np.concatenate((remap[row_of], add_rows))
+            order = np.argsort(rows, kind="stable")
+            rows, ids, tfs = (
+                rows[order],
+                np.concatenate((ids, add_ids))[order],
+                np.concatenate((tfs, add_tfs))[order],
+            )
+        else:
+            terms, rows = block_terms, row_of
+        counts = np.bincount(rows, minlength=len(terms))
+        if len(terms) and not counts.all():  # terms left without postings are dropped
+            keep = np.flatnonzero(counts)
+            terms = [terms[i] for i in keep.tolist()]
+            counts = counts[keep]
         offsets = np.zeros(len(terms) + 1, dtype=np.int64)
-        ids_list, tfs_list = [], []
-        for i, term in enumerate(terms):
-            posting = self._postings[term]
-            offsets[i + 1] = offsets[i] + len(posting)
-            ids_list.append(np.fromiter(posting.keys(), dtype=np.int64, count=len(posting)))
-            tfs_list.append(np.fromiter(posting.values(), dtype=np.float32, count=len(posting)))
+        np.cumsum(counts, out=offsets[1:])
+        block_docs = np.flatnonzero(self._block_docs).astype(np.int64)
+        added_docs = np.fromiter(self._doc_terms.keys(), dtype=np.int64, count=len(self._doc_terms))
+        return terms, offsets, ids, tfs, np.concatenate((block_docs, added_docs))
+
+    def save(self, path: Path) -> None:
+        terms, offsets, ids, tfs, doc_ids = self._compacted()
+        # Chunk ids fit 32 bits for any vault one machine holds: half the file (readers widen them).
+        id_type = np.int32 if (not len(ids) or int(ids.max()) < 2**31 - 1) else np.int64
         with open(path, "wb") as fh:
             np.savez(
                 fh,
                 terms=np.array(terms, dtype=object).astype(str) if terms else np.zeros(0, dtype="<U1"),
                 offsets=offsets,
-                ids=np.concatenate(ids_list) if ids_list else np.zeros(0, dtype=np.int64),
-                tfs=np.concatenate(tfs_list) if tfs_list else np.zeros(0, dtype=np.float32),
-                doc_ids=np.fromiter(self._doc_terms.keys(), dtype=np.int64, count=len(self._doc_terms)),
+                ids=ids.astype(id_type),
+                tfs=tfs,
+                doc_ids=doc_ids,
                 doc_len=self._doc_len,
                 params=np.array([self.k1, self.b], dtype=np.float64),
             )
@@ -139,18 +238,20 @@ class KeywordIndex:
             k1, b = (float(x) for x in data["params"])
             index = cls(k1=k1, b=b)
             terms = data["terms"].tolist()
-            offsets, ids, tfs = data["offsets"], data["ids"], data["tfs"]
-            index._doc_len = data["doc_len"].astype(np.float32)
-            doc_terms: dict[int, list[str]] = {int(d): [] for d in data["doc_ids"]}
-        for i, term in enumerate(terms):
-            lo, hi = int(offsets[i]), int(offsets[i + 1])
-            t_ids, t_tfs = ids[lo:hi], tfs[lo:hi]
-            index._postings[term] = dict(zip(t_ids.tolist(), t_tfs.tolist(), strict=True))
-            index._cache[term] = (t_ids.copy(), t_tfs.copy())
-            for d in t_ids.tolist():
-                doc_terms[d].append(term)
-        index._doc_terms = {d: tuple(t) for d, t in doc_terms.items()}
-        index._total_len = float(sum(float(index._doc_len[d]) for d in index._doc_terms))
+            index._offsets = np.asarray(data["offsets"], dtype=np.int64)
+            index._ids = np.asarray(data["ids"], dtype=np.int64)
+            index._tfs = np.asarray(data["tfs"], dtype=np.float32)
+            index._doc_len = np.asarray(data["doc_len"], dtype=np.float32)
+            doc_ids = np.asarray(data["doc_ids"], dtype=np.int64)
+        if len(terms) + 1 != len(index._offsets) or int(index._offsets[-1]) != len(index._ids):
+            raise ValueError("keyword.npz: offsets do not match terms and postings")
+        index._rows = {term: i for i, term in enumerate(terms)}
+        size = max(len(index._doc_len), int(doc_ids.max()) + 1 if len(doc_ids) else 0)
+        index._block_docs = np.zeros(size, dtype=bool)
+        index._block_docs[doc_ids] = True
+        index._n_block = len(doc_ids)
+        # Summed one by one in saved order, as the chunks were once added: the same avgdl to the bit.
+        index._total_len = float(sum(index._doc_len[doc_ids].astype(np.float64).tolist()))
         return index
 
 

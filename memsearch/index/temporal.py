@@ -55,6 +55,9 @@ class TimeIndex:
         self.timestamps = np.full(0, np.nan, dtype=np.float64)
         self.timeless = np.zeros(0, dtype=bool)
         self.present = np.zeros(0, dtype=bool)  # slots past the last id, or removed, are not chunks
+        #: Bumped by every set and remove: anything derived from the chunk table can key on it.
+        self.version = 0
+        self._by_time: tuple[int, np.ndarray, np.ndarray] | None = None  # (version, ids, their times)
 
     def set(self, chunk_id: int, timestamp: datetime | None, timeless: bool) -> None:
         if chunk_id >= len(self.timestamps):
@@ -69,11 +72,23 @@ class TimeIndex:
         self.timestamps[chunk_id] = timestamp.timestamp() if timestamp else np.nan
         self.timeless[chunk_id] = timeless
         self.present[chunk_id] = True
+        self.version += 1
 
     def remove(self, chunk_id: int) -> None:
         if chunk_id < len(self.timestamps):
             self.timestamps[chunk_id] = np.nan
             self.present[chunk_id] = False
+            self.version += 1
+
+    def _dated_between(self, lo: float, hi: float) -> np.ndarray:
+        """Ids of present chunks dated within [lo, hi] (a superset is fine: callers score exactly)."""
+        cached = self._by_time
+        if cached is None or cached[0] != self.version:
+            dated = np.flatnonzero(self.present & ~np.isnan(self.timestamps))
+            order = np.argsort(self.timestamps[dated], kind="stable")
+            cached = self._by_time = (self.version, dated[order], self.timestamps[dated[order]])
+        _, ids, times = cached
+        return ids[np.searchsorted(times, lo, side="left") : np.searchsorted(times, hi, side="right")]
 
     def search(
         self,
@@ -88,20 +103,39 @@ class TimeIndex:
 
         ``candidates`` restricts the list to chunk ids another strategy found: recency alone
         is a prior, not evidence, so in fusion without a window it only reorders those.
+
+        Only the chunks that can score are scored: with a window, those dated within three
+        window-lengths of it (found by bisection in a time-sorted copy of the ids); with
+        candidates, the candidates. Each is scored by the same element-wise formula as a pass
+        over every chunk would, so the list is the same.
         """
+        n = len(self.timestamps)
         if window is not None:
-            scores = window_scores(self.timestamps, *window)
-            # Within the window, the more recent of two equal matches goes first.
-            scores = scores * (
-                1.0 + 0.01 * recency_scores(self.timestamps, self.timeless, now, half_life_days)
-            )
+            lo, hi = window[0].timestamp(), window[1].timestamp()
+            reach = 3 * max(hi - lo, DAY) + DAY  # a day of slack: the exact cut is window_scores'
+            ids = self._dated_between(lo - reach, hi + reach)
+        elif candidates is not None:
+            ids = np.unique(candidates[(candidates >= 0) & (candidates < n)])
+            ids = ids[self.present[ids]]
         else:
-            scores = recency_scores(self.timestamps, self.timeless, now, half_life_days)
-        mask = self.present & ~np.isnan(self.timestamps) if window is not None else self.present.copy()
-        if allowed is not None:
-            mask &= fit_mask(allowed, len(scores))
-        if candidates is not None:
-            only = np.zeros(len(scores), dtype=bool)
-            only[candidates[candidates < len(scores)]] = True
-            mask &= only
-        return top_hits(np.where(mask, scores, 0.0), k)
+            ids = np.flatnonzero(self.present)
+        if candidates is not None and window is not None:
+            only = np.zeros(n, dtype=bool)
+            only[candidates[(candidates >= 0) & (candidates < n)]] = True
+            ids = ids[only[ids]]
+        if allowed is not None and len(ids):
+            ids = ids[fit_mask(allowed, n)[ids]]
+        if not len(ids):
+            return []
+        times, timeless = self.timestamps[ids], self.timeless[ids]
+        if window is not None:
+            scores = window_scores(times, *window)
+            # Within the window, the more recent of two equal matches goes first.
+            scores = scores * (1.0 + 0.01 * recency_scores(times, timeless, now, half_life_days))
+        else:
+            scores = recency_scores(times, timeless, now, half_life_days)
+        # The cut goes through the full-length array, as before: which of several chunks tied at
+        # the k-th score makes the list is argpartition's choice over exactly the same input.
+        full = np.zeros(n, dtype=np.float32)
+        full[ids] = scores
+        return top_hits(full, k)

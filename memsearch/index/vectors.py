@@ -4,11 +4,19 @@ The vectors themselves (``vectors.npy`` + ``vector_ids.npy``) are the record; th
 is a cache rebuilt from them when it is missing or does not match (multi-threaded builds are not
 byte-stable, so it is never the thing to version). Chunk ids are never reused, which sidesteps
 hnswlib's ``replace_deleted`` bug with reused labels (upstream PR #541): delete, then add fresh.
+
+The vectors are one float32 matrix (row per vector; a chunk id -> row table beside it). A loaded
+matrix is memory-mapped read-only: queries go to the HNSW graph, which holds its own copy, so the
+record costs no memory until something reads it (a save, a rebuild, a filtered query). A query
+whose filters leave only a few thousand vectors is answered exactly, by a dot product over those
+rows, instead of by a filtered walk of the graph (which visits many refused nodes, one Python
+callback each: ~20 ms at 1% of 100k vectors, against ~0.2 ms exactly).
 """
 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 import numpy as np
@@ -20,6 +28,31 @@ HNSW_M = 16
 HNSW_EF_CONSTRUCTION = 200
 #: Search breadth; raised to k when k is larger.
 HNSW_EF_SEARCH = 64
+#: A filtered query over at most this many vectors is scored exactly (measured at 100k x 384:
+#: 2k rows 0.2 ms exact vs ~10-20 ms through the graph's filter callback; 10k rows about even).
+EXACT_MAX_ROWS = 8192
+
+
+class _Rows(Mapping):
+    """``chunk id -> vector`` over the matrix, read-only (what a ``dict`` of rows used to be)."""
+
+    def __init__(self, index: VectorIndex) -> None:
+        self._index = index
+
+    def __getitem__(self, chunk_id: int) -> np.ndarray:
+        row = self._index._row(int(chunk_id))
+        if row < 0:
+            raise KeyError(chunk_id)
+        return self._index._matrix[row]
+
+    def __contains__(self, chunk_id: object) -> bool:
+        return isinstance(chunk_id, int | np.integer) and self._index._row(int(chunk_id)) >= 0
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._index._live_ids().tolist())
+
+    def __len__(self) -> int:
+        return self._index._n_live
 
 
 class VectorIndex:
@@ -27,27 +60,91 @@ class VectorIndex:
 
     def __init__(self, dim: int) -> None:
         self.dim = dim
-        self._vectors: dict[int, np.ndarray] = {}
+        self._matrix = np.zeros((0, dim), dtype=np.float32)  # rows; may be a read-only memmap
+        self._ids = np.zeros(0, dtype=np.int64)  # chunk id of each row
+        self._alive = np.zeros(0, dtype=bool)  # rows not removed or replaced
+        self._n_rows = 0  # rows in use (the arrays may hold spare capacity)
+        self._n_live = 0
+        self._row_of = np.full(0, -1, dtype=np.int64)  # chunk id -> row, -1 = no vector
         self._hnsw = None  # built lazily
         self._dirty = True
 
     def __len__(self) -> int:
-        return len(self._vectors)
+        return self._n_live
 
     def __contains__(self, chunk_id: int) -> bool:
-        return chunk_id in self._vectors
+        return self._row(int(chunk_id)) >= 0
 
+    @property
+    def _vectors(self) -> Mapping[int, np.ndarray]:
+        """The vectors by chunk id, read-only (kept for callers that read them as a mapping)."""
+        return _Rows(self)
+
+    def _row(self, chunk_id: int) -> int:
+        return int(self._row_of[chunk_id]) if 0 <= chunk_id < len(self._row_of) else -1
+
+    def _live_ids(self) -> np.ndarray:
+        return self._ids[: self._n_rows][self._alive[: self._n_rows]]
+
+    def _live_matrix(self) -> tuple[np.ndarray, np.ndarray]:
+        """(ids, vectors) of the live rows, in row order (= the order they were added)."""
+        live = self._alive[: self._n_rows]
+        if self._n_live == self._n_rows:
+            return self._ids[: self._n_rows], self._matrix[: self._n_rows]
+        return self._ids[: self._n_rows][live], self._matrix[: self._n_rows][live]
+
+    # -- updates ---------------------------------------------------------------------------
     def add(self, chunk_ids: list[int], vectors: np.ndarray) -> None:
         vectors = np.asarray(vectors, dtype=np.float32).reshape(len(chunk_ids), self.dim)
-        for chunk_id, vector in zip(chunk_ids, vectors, strict=True):
-            self._vectors[int(chunk_id)] = vector
+        ids = np.asarray(chunk_ids, dtype=np.int64).reshape(-1)
+        if not len(ids):
+            return
+        # The last vector of an id given twice wins, as a dict assignment would.
+        _, last = np.unique(ids[::-1], return_index=True)
+        keep = np.sort(len(ids) - 1 - last)
+        new_ids, new_vectors = ids[keep], vectors[keep]
+        self._grow(self._n_rows + len(new_ids), int(new_ids.max()) + 1)
+        old_rows = self._row_of[new_ids]
+        replaced = old_rows[old_rows >= 0]
+        self._alive[replaced] = False
+        self._n_live -= len(replaced)
+        rows = np.arange(self._n_rows, self._n_rows + len(new_ids))
+        self._matrix[rows] = new_vectors
+        self._ids[rows] = new_ids
+        self._alive[rows] = True
+        self._row_of[new_ids] = rows
+        self._n_rows += len(new_ids)
+        self._n_live += len(new_ids)
         if self._hnsw is not None and not self._dirty:
             self._ensure_capacity(len(chunk_ids))
             self._hnsw.add_items(vectors, np.asarray(chunk_ids, dtype=np.int64))
 
+    def _grow(self, rows: int, ids: int) -> None:
+        if rows > len(self._matrix) or not self._matrix.flags.writeable:
+            # A loaded (mapped, read-only) matrix moves into memory with a quarter to spare.
+            spare = len(self._matrix) if self._matrix.flags.writeable else self._n_rows // 4
+            size = max(rows, len(self._matrix) + spare, 64)
+            matrix = np.zeros((size, self.dim), dtype=np.float32)
+            matrix[: self._n_rows] = self._matrix[: self._n_rows]
+            row_ids = np.zeros(size, dtype=np.int64)
+            row_ids[: self._n_rows] = self._ids[: self._n_rows]
+            alive = np.zeros(size, dtype=bool)
+            alive[: self._n_rows] = self._alive[: self._n_rows]
+            self._matrix, self._ids, self._alive = matrix, row_ids, alive
+        if ids > len(self._row_of):
+            row_of = np.full(max(ids, 2 * len(self._row_of), 64), -1, dtype=np.int64)
+            row_of[: len(self._row_of)] = self._row_of
+            self._row_of = row_of
+
     def remove(self, chunk_ids: list[int]) -> None:
         for chunk_id in chunk_ids:
-            if self._vectors.pop(int(chunk_id), None) is not None and self._hnsw is not None:
+            row = self._row(int(chunk_id))
+            if row < 0:
+                continue
+            self._alive[row] = False
+            self._row_of[int(chunk_id)] = -1
+            self._n_live -= 1
+            if self._hnsw is not None:
                 try:
                     self._hnsw.mark_deleted(int(chunk_id))
                 except RuntimeError:
@@ -62,21 +159,25 @@ class VectorIndex:
         import hnswlib
 
         index = hnswlib.Index(space="ip", dim=self.dim)
-        index.init_index(
-            max_elements=max(len(self._vectors), 16), ef_construction=HNSW_EF_CONSTRUCTION, M=HNSW_M
-        )
-        if self._vectors:
-            ids = np.fromiter(self._vectors.keys(), dtype=np.int64, count=len(self._vectors))
-            index.add_items(np.stack([self._vectors[int(i)] for i in ids]), ids)
+        index.init_index(max_elements=max(self._n_live, 16), ef_construction=HNSW_EF_CONSTRUCTION, M=HNSW_M)
+        if self._n_live:
+            ids, matrix = self._live_matrix()
+            index.add_items(np.ascontiguousarray(matrix), ids)
         self._hnsw, self._dirty = index, False
 
+    # -- queries ---------------------------------------------------------------------------
     def search(self, query: np.ndarray, k: int, allowed: np.ndarray | None = None) -> list[Hit]:
         """Nearest chunks by cosine similarity (vectors are normalised), best first."""
-        if not self._vectors or k <= 0:
+        if not self._n_live or k <= 0:
             return []
+        query = np.asarray(query, dtype=np.float32)
+        if allowed is not None:
+            rows = self._allowed_rows(allowed)
+            if len(rows) <= EXACT_MAX_ROWS:
+                return self._exact(query, k, rows)
         if self._hnsw is None or self._dirty:
             self._build()
-        n = len(self._vectors)
+        n = self._n_live
         k = min(k, n)
         self._hnsw.set_ef(max(HNSW_EF_SEARCH, k))
         flt = None
@@ -87,29 +188,44 @@ class VectorIndex:
                 return bool(label < len(mask) and mask[label])
 
         try:
-            labels, distances = self._hnsw.knn_query(np.asarray(query, dtype=np.float32), k=k, filter=flt)
+            labels, distances = self._hnsw.knn_query(query, k=k, filter=flt)
         except RuntimeError:
             # hnswlib raises when fewer than k items pass the filter; ask again for what exists.
-            allowed_n = int(allowed[: max(self._vectors) + 1].sum()) if allowed is not None else n
+            allowed_n = len(self._allowed_rows(allowed)) if allowed is not None else n
             if allowed_n == 0:
                 return []
-            labels, distances = self._hnsw.knn_query(
-                np.asarray(query, dtype=np.float32), k=min(k, allowed_n), filter=flt
-            )
+            labels, distances = self._hnsw.knn_query(query, k=min(k, allowed_n), filter=flt)
         return [
             Hit(int(label), float(1.0 - dist)) for label, dist in zip(labels[0], distances[0], strict=True)
         ]
 
+    def _allowed_rows(self, allowed: np.ndarray) -> np.ndarray:
+        ids = np.flatnonzero(allowed[: len(self._row_of)])
+        rows = self._row_of[ids]
+        return rows[rows >= 0]
+
+    def _exact(self, query: np.ndarray, k: int, rows: np.ndarray) -> list[Hit]:
+        """Top-k by inner product over the given rows, best first, ties by chunk id."""
+        if not len(rows):
+            return []
+        # einsum, not BLAS: a few thousand rows are faster single-threaded than through a
+        # BLAS pool's wake-up (measured ~8 ms with OpenBLAS's 2 threads at 3k rows, 1 ms here).
+        scores = np.einsum("ij,j->i", self._matrix[rows], query)
+        ids = self._ids[rows]
+        if len(rows) > k:
+            part = np.argpartition(-scores, k - 1)[:k]
+            scores, ids = scores[part], ids[part]
+        order = np.lexsort((ids, -scores))
+        return [Hit(int(ids[i]), float(scores[i])) for i in order]
+
     # -- persistence -----------------------------------------------------------------------
     def save(self, folder: Path) -> None:
-        ids = np.array(sorted(self._vectors), dtype=np.int64)
-        matrix = (
-            np.stack([self._vectors[int(i)] for i in ids])
-            if len(ids)
-            else np.zeros((0, self.dim), np.float32)
-        )
+        ids, matrix = self._live_matrix()
+        order = np.argsort(ids, kind="stable")
+        ids = ids[order]
+        matrix = np.ascontiguousarray(matrix[order], dtype=np.float32)
         np.save(folder / "vector_ids.npy", ids)
-        np.save(folder / "vectors.npy", matrix.astype(np.float32))
+        np.save(folder / "vectors.npy", matrix if len(ids) else np.zeros((0, self.dim), np.float32))
         if self._hnsw is None or self._dirty:
             self._build()
         self._hnsw.save_index(str(folder / "hnsw.bin"))
@@ -119,17 +235,29 @@ class VectorIndex:
     def load(cls, folder: Path, dim: int) -> VectorIndex:
         index = cls(dim)
         ids = np.load(folder / "vector_ids.npy")
-        matrix = np.load(folder / "vectors.npy")
+        # Read-only and mapped: the HNSW graph answers queries; these pages load only when read.
+        matrix = np.load(folder / "vectors.npy", mmap_mode="r")
         if len(ids) and matrix.shape != (len(ids), dim):
             raise ValueError(f"vectors.npy has shape {matrix.shape}, expected ({len(ids)}, {dim})")
-        index._vectors = {int(i): row for i, row in zip(ids, matrix, strict=True)}
+        if matrix.dtype != np.float32:
+            matrix = np.asarray(matrix, dtype=np.float32)
+        ids = np.asarray(ids, dtype=np.int64)
+        n = len(ids)
+        index._matrix = matrix if n else np.zeros((0, dim), dtype=np.float32)
+        index._ids = ids
+        index._alive = np.ones(n, dtype=bool)
+        index._n_rows = index._n_live = n
+        index._row_of = np.full(int(ids.max()) + 1 if n else 0, -1, dtype=np.int64)
+        index._row_of[ids] = np.arange(n)
+        if n and len(np.unique(ids)) != n:
+            raise ValueError("vector_ids.npy repeats a chunk id")
         key_file, graph_file = folder / "hnsw.key", folder / "hnsw.bin"
         if graph_file.exists() and key_file.exists() and key_file.read_text() == _fingerprint(ids, matrix):
             import hnswlib
 
             try:
                 hnsw = hnswlib.Index(space="ip", dim=dim)
-                hnsw.load_index(str(graph_file), max_elements=max(len(ids), 16))
+                hnsw.load_index(str(graph_file), max_elements=max(n, 16))
                 index._hnsw, index._dirty = hnsw, False
             except RuntimeError:
                 index._dirty = True  # a corrupt cache is rebuilt from the vectors on first search
@@ -137,6 +265,8 @@ class VectorIndex:
 
 
 def _fingerprint(ids: np.ndarray, matrix: np.ndarray) -> str:
-    digest = hashlib.sha256(ids.tobytes())
-    digest.update(np.ascontiguousarray(matrix).tobytes())
+    digest = hashlib.sha256(np.ascontiguousarray(ids, dtype=np.int64).tobytes())
+    matrix = np.ascontiguousarray(matrix)
+    # Hashed in place (a memoryview, no copy): the same digest as hashing its bytes.
+    digest.update(memoryview(matrix).cast("B") if matrix.size else b"")
     return digest.hexdigest()
