@@ -275,7 +275,8 @@ def search_index(
         territory_weight=lambda cid: territory_weights.get(index.chunks[cid].territory, 1.0),
         strength_mix=settings.strength_mix,
     )
-    # The ceiling uses base weights: unconfident lists then show as a low score, a thin signal.
+    # The ceiling counts every strategy that ran, with its base weight, even one that found nothing:
+    # a query only one list answers, or answers weakly, shows as a low score, a thin signal.
     ceiling = max_possible(base, list(lists), settings.rrf_k, max(territory_weights.values(), default=1.0))
     timings["fuse"] = _ms(t)
 
@@ -332,8 +333,11 @@ def _results(
                 by_path[path] = len(picked)
                 picked.append((f, 1))
     results = []
+    previous = 1.0
     for f, count in picked:
         chunk = index.chunks[f.chunk_id]
+        # Shown scores follow the ranking: a result never shows more than the one above it.
+        shown = previous = min(previous, display_score(f, confidence, ceiling))
         explanation = None
         if explain:
             explanation = {
@@ -360,7 +364,7 @@ def _results(
                 path=chunk.path,
                 start_line=chunk.start_line,
                 end_line=chunk.end_line,
-                score=round(min(1.0, f.score / ceiling) if ceiling > 0 else 0.0, 4),
+                score=round(shown, 4),
                 territory=chunk.territory,
                 fact_type=chunk.fact_type,
                 entities=chunk.entities[:12],
@@ -371,6 +375,24 @@ def _results(
             )
         )
     return results
+
+
+def display_score(fused: Fused, confidence: dict[str, float], ceiling: float) -> float:
+    """The 0..1 score shown with a result: its evidence over the most any chunk could have.
+
+    Ranking uses per-query confidence; the shown score does not (a list that is the only one to
+    answer gets no bonus here), and a semantic hit counts in proportion to its cosine similarity,
+    the one absolute signal there is: nearest is not the same as near.
+    """
+    if ceiling <= 0:
+        return 0.0
+    total = 0.0
+    for c in fused.contributions:
+        part = c.contribution / max(confidence.get(c.strategy, 1.0), 1e-9)
+        if c.strategy == "semantic":
+            part *= min(max(c.raw_score, 0.0), 1.0)
+        total += part
+    return min(1.0, total / ceiling)
 
 
 def _ms(since: float) -> float:

@@ -160,3 +160,11 @@ def test_window_weight_grows_as_the_window_narrows():
     start = datetime(2025, 3, 1, tzinfo=UTC)
     day, week, month = (window_weight(start, start + timedelta(days=d)) for d in (1, 7, 31))
     assert day == 2.0 and 1.0 < week < day and month == 1.0
+
+
+def test_a_low_score_means_a_thin_signal(engine):
+    nonsense = engine.search("xylophone quantum banana", k=3, now=NOW)
+    strong = engine.search("Ed25519 signing keys rotation", k=3, now=NOW)
+    assert nonsense.results[0].score < 0.35
+    assert strong.results[0].score > 0.6
+    assert nonsense.results[0].score < strong.results[0].score / 2
