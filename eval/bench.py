@@ -1,0 +1,835 @@
+"""memsearch benchmark suite: index build, size, memory, query latency, CLI cold start, re-index.
+
+    python eval/bench.py                              # 10k and 100k chunks (a few minutes)
+    python eval/bench.py --sizes 1000000              # opt-in: 1M chunks
+    python eval/bench.py --compare 60aabaf            # the same measures on another commit, side by side
+
+Vaults come from ``eval/synth.py`` (every territory, entities, dates, links; deterministic from
+``--seed``) and are cached under ``--cache-dir`` with their indexes. One markdown table is printed
+and every number (with the machine, the commit and each repeat) goes to
+``eval/results/bench-<UTC timestamp>.json``. Progress goes to stderr.
+
+What each column is:
+
+- ``<size> stand-in``: vectors from ``hash:384``, a deterministic bag-of-words stand-in embedder
+  (hashed token vectors, summed and normalised: neighbours share words, so the HNSW graph is
+  clustered as with a real model). It is registered in ``memsearch.embedding.EMBEDDERS`` inside the
+  benchmark's own processes only (memsearch itself is not changed); the real model would take hours
+  at 100k chunks on two cores. Build, size, memory and query latency excluding the query embedding
+  are those of the real engine; anything "including embedding" is the stand-in's (near zero).
+- ``10k MiniLM``: the same 10k vault indexed with the default embedder (all-MiniLM-L6-v2 int8):
+  the end-to-end build (embedding every chunk, the first time; later runs say they reused the
+  cache), query latency including the real query embedding, and ``memsearch search`` cold start
+  including loading the model.
+
+Every measure that runs in a process of its own (builds, serving, CLI) takes that child's peak
+RSS from ``wait4``. Latency is measured per query from ``health.timings_ms`` (``total - embed``
+excludes the query embedding, ``total`` includes it) and as wall time around ``Memsearch.search``;
+each pass over the queries gives p50/p95/p99, the table shows the median over ``--repeats`` passes
+and the JSON every pass (the spread of p50 across passes is the noise figure).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+EVAL_DIR = Path(__file__).resolve().parent
+REPO_ROOT = EVAL_DIR.parent
+sys.path.insert(0, str(EVAL_DIR))
+
+import synth  # noqa: E402
+
+DEFAULT_CACHE = EVAL_DIR / ".cache" / "bench"
+DEFAULT_OUT = EVAL_DIR / "results"
+STANDIN_SPEC = "hash:384"
+STANDIN_VERSION = 1
+STRATEGY_RUNS: dict[str, tuple[str, ...] | None] = {
+    "fused": None,
+    "semantic": ("semantic",),
+    "keyword": ("keyword",),
+    "graph": ("graph",),
+    "time": ("time",),
+}
+STAGES = ("filter", "semantic", "keyword", "graph", "time", "fuse", "group")
+
+
+def log(msg: str) -> None:
+    print(f"[bench {time.strftime('%H:%M:%S')}] {msg}", file=sys.stderr, flush=True)
+
+
+# -- the stand-in embedder --------------------------------------------------------------------------
+
+
+class HashEmbedder:
+    """Deterministic bag-of-words vectors: each token hashes (crc32) to one of 4096 fixed random
+    directions; a text's vector is the normalised sum over its tokens. Fast (about 50k texts/s)."""
+
+    name = "hash"
+    buckets = 4096
+
+    def __init__(self, option: str = "") -> None:
+        import numpy as np
+
+        self.dim = int(option or 384)
+        self.spec = f"hash:{self.dim}"
+        rng = np.random.default_rng(20250701)
+        self._basis = rng.standard_normal((self.buckets, self.dim)).astype(np.float32)
+        self._memo: dict[str, int] = {}
+        from memsearch.embedding import make_fingerprint
+
+        self.fingerprint = make_fingerprint(backend="bench-hash", version=STANDIN_VERSION, dim=self.dim)
+
+    def _ids(self, text: str) -> list[int]:
+        import re
+        import zlib
+
+        memo = self._memo
+        out = []
+        for tok in re.findall(r"\w+", text.lower()):
+            b = memo.get(tok)
+            if b is None:
+                b = memo[tok] = zlib.crc32(tok.encode()) % self.buckets
+            out.append(b)
+        return out
+
+    def embed_documents(self, texts, progress=None):
+        import numpy as np
+
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        step = 256
+        for lo in range(0, len(texts), step):
+            ids = [self._ids(text) or [0] for text in texts[lo : lo + step]]
+            starts = np.cumsum([0] + [len(x) for x in ids[:-1]])
+            flat = np.fromiter((b for x in ids for b in x), dtype=np.int64)
+            # No BLAS here: a gather and a segmented sum (BLAS threads would blur the latencies).
+            vecs = np.add.reduceat(self._basis[flat], starts, axis=0)
+            vecs /= np.clip(np.sqrt((vecs * vecs).sum(axis=1, keepdims=True)), 1e-9, None)
+            out[lo : lo + len(ids)] = vecs
+            if progress is not None:
+                progress(lo + len(ids), len(texts))
+        return out
+
+    def embed_query(self, text: str):
+        return self.embed_documents([text])[0]
+
+
+def register_standin() -> None:
+    """Make ``hash:DIM`` a known embedder spec in this process (memsearch's registry is a dict)."""
+    from memsearch import embedding
+
+    embedding.EMBEDDERS.setdefault("hash", lambda option, **_: HashEmbedder(option))
+
+
+# -- small helpers ----------------------------------------------------------------------------------
+
+
+def pct(values: list[float], q: float) -> float:
+    """The q-th percentile (0..100), linear interpolation, as numpy's default."""
+    if not values:
+        return float("nan")
+    xs = sorted(values)
+    pos = (len(xs) - 1) * q / 100.0
+    lo = int(pos)
+    hi = min(lo + 1, len(xs) - 1)
+    return xs[lo] + (xs[hi] - xs[lo]) * (pos - lo)
+
+
+def summary(values: list[float]) -> dict[str, float]:
+    return {
+        "n": len(values),
+        "p50": pct(values, 50),
+        "p95": pct(values, 95),
+        "p99": pct(values, 99),
+        "mean": statistics.fmean(values) if values else float("nan"),
+    }
+
+
+def du(path: Path) -> int:
+    if not path.exists():
+        return 0
+    return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
+
+
+def run_child(args: list[str], env: dict[str, str] | None = None, stdin: str | None = None) -> dict:
+    """Run a child process; its wall time, exit code, stdout and peak RSS (MB) from wait4."""
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        started = time.perf_counter()
+        proc = subprocess.Popen(
+            args,
+            stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
+            stdout=out,
+            stderr=err,
+            env=env,
+            text=True,
+        )
+        if stdin is not None:
+            proc.stdin.write(stdin)
+            proc.stdin.close()
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - started
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        return {
+            "wall_s": wall,
+            "rc": proc.returncode,
+            "stdout": out.read(),
+            "stderr": err.read(),
+            "maxrss_mb": usage.ru_maxrss / 1024.0,
+        }
+
+
+def worker(task: dict, env: dict[str, str] | None = None) -> dict:
+    """Run one measurement in a fresh interpreter (this file, ``_worker`` mode)."""
+    got = run_child([sys.executable, str(Path(__file__).resolve()), "_worker", json.dumps(task)], env=env)
+    if got["rc"] != 0:
+        raise RuntimeError(f"worker {task['kind']} failed (rc {got['rc']}):\n{got['stderr'][-4000:]}")
+    lines = [ln for ln in got["stdout"].splitlines() if ln.startswith("{")]
+    result = json.loads(lines[-1])
+    result["child_wall_s"] = got["wall_s"]
+    result["child_maxrss_mb"] = got["maxrss_mb"]
+    return result
+
+
+# -- workers (run inside a child process) -------------------------------------------------------------
+
+
+def w_build(task: dict) -> dict:
+    """index_vault once; ``fresh`` removes the index (and its embedding cache) first."""
+    register_standin()
+    from memsearch.api import index_vault
+
+    home = Path(task["index_dir"])
+    if task.get("fresh") and home.exists():
+        shutil.rmtree(home)
+    started = time.perf_counter()
+    report = index_vault(task["vault"], index_dir=home, embedder=task["embedder"])
+    wall = time.perf_counter() - started
+    return {
+        "wall_s": wall,
+        "seconds": report.seconds,
+        "timings": report.timings,
+        "files": report.files,
+        "chunks": report.chunks,
+        "embedded": report.embedded,
+        "reused": report.reused,
+        "gaps": report.gaps,
+        "embedder_error": report.embedder_error,
+        "index_bytes": du(home / "index"),
+        "cache_bytes": du(home / "cache"),
+    }
+
+
+def _search_kwargs(q: dict) -> dict:
+    return {key: q[key] for key in ("territory", "fact_type", "since", "until", "entities") if key in q}
+
+
+def w_serve(task: dict) -> dict:
+    """Load the index, then time every query per run (fused and each strategy alone), per pass."""
+    import resource
+
+    register_standin()
+    from memsearch.api import open_index
+
+    queries = [json.loads(line) for line in Path(task["queries"]).read_text().splitlines() if line.strip()]
+    started = time.perf_counter()
+    engine = open_index(task["vault"], index_dir=task["index_dir"])
+    load_s = time.perf_counter() - started
+    rss_loaded = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+    t = time.perf_counter()
+    first = engine.search(queries[0]["query"], 10, now=queries[0]["now"])
+    first_ms = (time.perf_counter() - t) * 1000.0
+    for q in queries[:20]:  # warm-up: the model's first calls, the HNSW graph, the caches
+        engine.search(q["query"], 10, now=q["now"], **_search_kwargs(q))
+    runs: dict[str, list[dict]] = {}
+    failures: dict[str, int] = {}
+    for _ in range(task["repeats"]):
+        for run, strategies in STRATEGY_RUNS.items():
+            excl, incl, wall, embed, cpu = [], [], [], [], []
+            stages: dict[str, list[float]] = {s: [] for s in STAGES}
+            filtered: list[float] = []
+            for q in queries:
+                c, t = time.process_time(), time.perf_counter()
+                resp = engine.search(q["query"], 10, now=q["now"], strategies=strategies, **_search_kwargs(q))
+                wall.append((time.perf_counter() - t) * 1000.0)
+                cpu.append((time.process_time() - c) * 1000.0)
+                tm = resp.health.timings_ms
+                excl.append(tm["total"] - tm["embed"])
+                incl.append(tm["total"])
+                embed.append(tm["embed"])
+                if q.get("kind") == "filtered":
+                    filtered.append(tm["total"] - tm["embed"])
+                for s in STAGES:
+                    if s in tm:
+                        stages[s].append(tm[s])
+                for name in resp.health.failed:
+                    failures[f"{run}:{name}"] = failures.get(f"{run}:{name}", 0) + 1
+            runs.setdefault(run, []).append(
+                {
+                    "excl_embed": summary(excl),
+                    "incl_embed": summary(incl),
+                    "wall": summary(wall),
+                    "cpu": summary(cpu),
+                    "embed": summary(embed),
+                    "filtered_excl_embed": summary(filtered),
+                    "stages": {s: summary(v) for s, v in stages.items() if v},
+                }
+            )
+    result = {
+        "load_s": load_s,
+        "rss_after_load_mb": rss_loaded,
+        "first_query_ms": first_ms,
+        "first_query_ran": list(first.health.ran),
+        "chunks": len(engine.index.chunks),
+        "queries": len(queries),
+        "runs": runs,
+        "failures": failures,
+    }
+    if task.get("update_files"):
+        result["update"] = _one_file_updates(engine, task["update_files"])
+    result["rss_peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+    return result
+
+
+def _one_file_updates(engine, n_files: int) -> dict:
+    """Replace one file's chunks in the loaded index structures, as an incremental indexer would.
+
+    memsearch has no incremental indexer yet (a change re-indexes the vault: see the re-index row);
+    this measures the floor such an update has in the index structures themselves: chunk the file,
+    then remove its old chunks from keyword, graph and time and add the new ones under fresh ids
+    (searchable by those three), then the semantic side (embed with the index's embedder, add to
+    the HNSW graph).
+    """
+    from dataclasses import replace
+    from datetime import UTC
+
+    from memsearch.chunkers import chunk_file
+    from memsearch.indexer import embed_text, keyword_terms
+    from memsearch.tokenize import tokenize
+
+    index, settings, vault = engine.index, engine.settings, engine.vault
+    files = sorted(index.manifest.get("files", {}).items())
+    step = max(1, len(files) // n_files)
+    picked = files[::step][:n_files]
+    next_id = index.n_ids
+    lexical, semantic, chunk_counts, found = [], [], [], 0
+    embedder = engine._embedder
+    for rel, entry in picked:
+        text = (vault / rel).read_text(encoding="utf-8") + "\nA fresh line about zebracorn migrations.\n"
+        t = time.perf_counter()
+        pf = chunk_file(rel, text, settings)
+        fallback = datetime.now(tz=UTC)
+        chunks = [
+            c if c.timestamp else replace(c, timestamp=fallback, timestamp_source="mtime") for c in pf.chunks
+        ]
+        for old in entry["chunks"]:
+            index.keyword.remove(old)
+            index.graph.remove(old)
+            index.time.remove(old)
+            index.chunks.pop(old, None)
+        new_ids = list(range(next_id, next_id + len(chunks)))
+        next_id += len(chunks)
+        for i, (cid, chunk) in enumerate(zip(new_ids, chunks, strict=True)):
+            index.chunks[cid] = chunk
+            index.keyword.add(cid, keyword_terms(chunks, i, settings))
+            index.graph.add(cid, chunk.entities)
+            index.time.set(cid, chunk.timestamp, timeless=chunk.fact_type == "world")
+        lexical.append((time.perf_counter() - t) * 1000.0)
+        t = time.perf_counter()
+        if embedder is not None and index.vectors is not None:
+            vecs = embedder.embed_documents([embed_text(chunks, i, settings) for i in range(len(chunks))])
+            index.vectors.remove(entry["chunks"])
+            index.vectors.add(new_ids, vecs)
+        semantic.append((time.perf_counter() - t) * 1000.0)
+        entry["chunks"] = new_ids
+        chunk_counts.append(len(chunks))
+        hits = index.keyword.search(tokenize("zebracorn"), 1000)
+        found += any(h.chunk_id in new_ids for h in hits)
+    return {
+        "files": len(picked),
+        "chunks_per_file": summary([float(c) for c in chunk_counts]),
+        "lexical_ms": summary(lexical),
+        "semantic_ms": summary(semantic),
+        "searchable": found,
+    }
+
+
+def w_embed(task: dict) -> dict:
+    """Throughput of the default model on short (ledger lines) and long (reference sections) texts."""
+    from memsearch.embedding import get_embedder
+
+    vault = Path(task["vault"])
+    t = time.perf_counter()
+    e = get_embedder("minilm")
+    e.load()
+    load_s = time.perf_counter() - t
+    short = [
+        ln
+        for p in sorted(vault.glob("aster/ledger/*/*.md"))[:80]
+        for ln in p.read_text().splitlines()
+        if ln.startswith("- 2")
+    ][: task["short"]]
+    long = [
+        s.strip()
+        for p in sorted(vault.glob("reference/*/*.md"))[:60]
+        for s in p.read_text().split("\n## ")[1:]
+        if len(s) > 500
+    ][: task["long"]]
+    out: dict = {"load_s": load_s, "threads": getattr(e, "threads", None)}
+    for name, texts in (("short", short), ("long", long)):
+        tokens = [e.count_tokens(x) for x in texts]
+        passes = []
+        for _ in range(task["repeats"]):
+            t = time.perf_counter()
+            e.embed_documents(texts)
+            passes.append(time.perf_counter() - t)
+        best = statistics.median(passes)
+        out[name] = {
+            "texts": len(texts),
+            "mean_tokens": statistics.fmean(tokens),
+            "seconds": passes,
+            "texts_per_s": len(texts) / best,
+            "tokens_per_s": sum(min(x, e.max_tokens) for x in tokens) / best,
+        }
+    qs = [q["query"] for q in synth.make_queries(10_000, 1, 60)]
+    e.embed_query(qs[0])
+    lat = []
+    for q in qs:
+        t = time.perf_counter()
+        e.embed_query(q)
+        lat.append((time.perf_counter() - t) * 1000.0)
+    out["query_ms"] = summary(lat)
+    return out
+
+
+WORKERS = {"build": w_build, "serve": w_serve, "embed": w_embed}
+
+
+# -- orchestration ----------------------------------------------------------------------------------
+
+
+def ensure_vault(cache: Path, chunks: int, seed: int) -> tuple[Path, dict]:
+    root = cache / f"vault-{chunks}-s{seed}"
+    stamp = root.parent / f"{root.name}.json"
+    if stamp.exists() and root.exists():
+        info = json.loads(stamp.read_text())
+        if info.get("generator_version") == synth.GENERATOR_VERSION:
+            return root, info
+    if root.exists():
+        shutil.rmtree(root)
+    log(f"generating a {chunks}-chunk vault (seed {seed}) in {root}")
+    t = time.perf_counter()
+    info = synth.generate(root, chunks, seed).to_dict()
+    info["generate_s"] = time.perf_counter() - t
+    stamp.write_text(json.dumps(info, indent=1))
+    return root, info
+
+
+def code_env(ref_tree: Path | None) -> dict[str, str]:
+    env = dict(os.environ)
+    env.pop("MEMSEARCH_EMBEDDER", None)
+    if ref_tree is not None:
+        env["PYTHONPATH"] = str(ref_tree) + os.pathsep + env.get("PYTHONPATH", "")
+    return env
+
+
+def export_ref(ref: str, cache: Path) -> tuple[Path, str]:
+    sha = subprocess.check_output(["git", "rev-parse", ref], cwd=REPO_ROOT, text=True).strip()
+    tree = cache / f"code-{sha[:12]}"
+    if not (tree / "memsearch").exists():
+        tree.mkdir(parents=True, exist_ok=True)
+        archive = subprocess.run(
+            ["git", "archive", sha, "memsearch"], cwd=REPO_ROOT, capture_output=True, check=True
+        )
+        subprocess.run(["tar", "-x", "-C", str(tree)], input=archive.stdout, check=True)
+    return tree, sha
+
+
+def cli_command(standin: bool) -> list[str]:
+    if standin:
+        boot = (
+            f"import sys; sys.path.insert(0, {str(EVAL_DIR)!r}); import bench; bench.register_standin();"
+            " sys.argv[0] = 'memsearch'; from memsearch.cli import main; main()"
+        )
+        return [sys.executable, "-c", boot]
+    exe = shutil.which("memsearch")
+    return [exe] if exe else [sys.executable, "-m", "memsearch.cli"]
+
+
+def measure_cli(vault: Path, home: Path, queries: list[dict], runs: int, env: dict, standin: bool) -> dict:
+    """Wall time and peak RSS of ``memsearch search`` in a fresh process, and of ``--batch``."""
+    base = cli_command(standin)
+    walls, rss = [], []
+    for q in queries[:runs]:
+        got = run_child(
+            [
+                *base,
+                "search",
+                q["query"],
+                "--vault",
+                str(vault),
+                "--index-dir",
+                str(home),
+                "--now",
+                q["now"],
+                "--format",
+                "json",
+            ],
+            env=env,
+        )
+        if got["rc"] != 0:
+            raise RuntimeError(f"memsearch search failed: {got['stderr'][-2000:]}")
+        walls.append(got["wall_s"] * 1000.0)
+        rss.append(got["maxrss_mb"])
+    batch = "".join(json.dumps(q) + "\n" for q in queries)
+    got = run_child(
+        [
+            *base,
+            "search",
+            "--batch",
+            "-",
+            "--vault",
+            str(vault),
+            "--index-dir",
+            str(home),
+            "--format",
+            "json",
+        ],
+        env=env,
+        stdin=batch,
+    )
+    if got["rc"] != 0:
+        raise RuntimeError(f"memsearch search --batch failed: {got['stderr'][-2000:]}")
+    answered = sum(
+        1 for line in got["stdout"].splitlines() if line.startswith("{") and '"error"' not in line[:40]
+    )
+    cold = statistics.median(walls)
+    return {
+        "cold_ms": walls,
+        "cold_p50_ms": cold,
+        "rss_mb": rss,
+        "batch_wall_ms": got["wall_s"] * 1000.0,
+        "batch_queries": len(queries),
+        "batch_answered": answered,
+        "batch_per_query_ms": (got["wall_s"] * 1000.0 - cold) / max(len(queries), 1),
+        "batch_rss_mb": got["maxrss_mb"],
+    }
+
+
+def bench_config(
+    label: str,
+    vault: Path,
+    home: Path,
+    qfile: Path,
+    queries: list[dict],
+    args: argparse.Namespace,
+    env: dict,
+    *,
+    embedder: str,
+    builds: int,
+    cold_build: bool = True,
+) -> dict:
+    """Every measure for one (vault, embedder, code) configuration."""
+    out: dict = {"label": label, "vault": str(vault), "embedder": embedder, "builds": []}
+    for i in range(builds):
+        fresh = cold_build or not (home / "index" / "manifest.json").exists()
+        log(f"{label}: build {i + 1}/{builds} ({'from scratch' if fresh else 'over the embedding cache'})")
+        out["builds"].append(
+            worker(
+                {
+                    "kind": "build",
+                    "vault": str(vault),
+                    "index_dir": str(home),
+                    "embedder": embedder,
+                    "fresh": fresh,
+                },
+                env,
+            )
+        )
+    out["reindex"] = []
+    for i in range(args.repeats):
+        log(f"{label}: unchanged re-index {i + 1}/{args.repeats}")
+        out["reindex"].append(
+            worker({"kind": "build", "vault": str(vault), "index_dir": str(home), "embedder": embedder}, env)
+        )
+    log(f"{label}: serving {len(queries)} queries x {len(STRATEGY_RUNS)} runs x {args.repeats} passes")
+    out["serve"] = worker(
+        {
+            "kind": "serve",
+            "vault": str(vault),
+            "index_dir": str(home),
+            "queries": str(qfile),
+            "repeats": args.repeats,
+            "update_files": args.update_files,
+        },
+        env,
+    )
+    log(f"{label}: CLI cold start x {args.cli_runs} and --batch")
+    out["cli"] = measure_cli(vault, home, queries, args.cli_runs, env, standin=embedder == STANDIN_SPEC)
+    return out
+
+
+# -- the table --------------------------------------------------------------------------------------
+
+
+def _med(values: list[float]) -> float:
+    return statistics.median(values) if values else float("nan")
+
+
+def _spread(values: list[float]) -> str:
+    if len(values) < 2:
+        return ""
+    return f" (±{(max(values) - min(values)) / 2:.2g})"
+
+
+def _lat(serve: dict, run: str, key: str, what: str = "excl_embed") -> list[float]:
+    return [p[what][key] for p in serve["runs"][run]]
+
+
+def _stage(serve: dict, stage: str, key: str) -> list[float]:
+    return [p["stages"][stage][key] for p in serve["runs"]["fused"] if stage in p["stages"]]
+
+
+def rows_for(cfg: dict) -> dict[str, str]:
+    b, r, s, c = cfg["builds"], cfg["reindex"], cfg["serve"], cfg["cli"]
+    first = b[0]
+    files, chunks = first["files"], first["chunks"]
+    walls = [x["seconds"] for x in b]
+    pre = [x["seconds"] - x["timings"].get("vectors", 0.0) for x in b]
+    out: dict[str, str] = {}
+    out["files / chunks"] = f"{files:,} / {chunks:,}"
+    out["build: total s"] = f"{_med(walls):.1f}{_spread(walls)}"
+    emb = [x for x in b if x["embedded"]]
+    out["build: embedded this run"] = ", ".join(f"{x['embedded']:,}" for x in b)
+    for stage in ("scan", "chunk", "keyword_graph_time", "vectors", "save"):
+        vals = [x["timings"].get(stage, float("nan")) for x in b]
+        out[f"build: {stage} s"] = f"{_med(vals):.2f}{_spread(vals)}"
+    out["build before vectors: files/s"] = f"{files / _med(pre):,.0f}"
+    out["build before vectors: chunks/s"] = f"{chunks / _med(pre):,.0f}"
+    if emb:
+        vs = [x["timings"]["vectors"] for x in emb]
+        out["build: embedding chunks/s"] = (
+            f"{_med([x['embedded'] / x['timings']['vectors'] for x in emb]):,.0f}"
+        )
+        out["build: vectors s (cold)"] = f"{_med(vs):.1f}"
+    out["build: peak RSS MB"] = f"{_med([x['child_maxrss_mb'] for x in b]):,.0f}"
+    out["index on disk MB (+ embedding cache)"] = (
+        f"{first['index_bytes'] / 1e6:,.1f} (+{first['cache_bytes'] / 1e6:,.1f})"
+    )
+    rw = [x["seconds"] for x in r]
+    out["unchanged re-index s (embedded)"] = f"{_med(rw):.2f}{_spread(rw)} ({max(x['embedded'] for x in r)})"
+    out["load index s"] = f"{s['load_s']:.2f}"
+    out["first query ms"] = f"{s['first_query_ms']:.1f}"
+    for run in STRATEGY_RUNS:
+        p50, p95, p99 = (_med(_lat(s, run, q)) for q in ("p50", "p95", "p99"))
+        out[f"{run}: p50/p95/p99 ms excl. embed"] = (
+            f"{p50:.2f}{_spread(_lat(s, run, 'p50'))} / {p95:.2f} / {p99:.2f}"
+        )
+    inc = _lat(s, "fused", "p50", "incl_embed")
+    out["fused: p50/p95 ms incl. embed"] = (
+        f"{_med(inc):.2f}{_spread(inc)} / {_med(_lat(s, 'fused', 'p95', 'incl_embed')):.2f}"
+    )
+    wall = _lat(s, "fused", "p50", "wall")
+    out["fused: p50/p95 ms wall (API call)"] = (
+        f"{_med(wall):.2f} / {_med(_lat(s, 'fused', 'p95', 'wall')):.2f}"
+    )
+    cpu = _lat(s, "fused", "p50", "cpu")
+    out["fused: p50/p95 ms CPU time (API call)"] = (
+        f"{_med(cpu):.2f} / {_med(_lat(s, 'fused', 'p95', 'cpu')):.2f}"
+    )
+    fil = _lat(s, "fused", "p50", "filtered_excl_embed")
+    out["fused, filtered queries: p50 ms"] = f"{_med(fil):.2f}"
+    for stage in STAGES:
+        vals = _stage(s, stage, "p50")
+        if vals:
+            out[f"  fused stage {stage}: p50 / p95 ms"] = (
+                f"{_med(vals):.2f} / {_med(_stage(s, stage, 'p95')):.2f}"
+            )
+    out["serving peak RSS MB"] = f"{s['rss_peak_mb']:,.0f} (after load {s['rss_after_load_mb']:,.0f})"
+    if "update" in s:
+        u = s["update"]
+        out["one-file update, keyword+graph+time, in memory ms"] = (
+            f"{u['lexical_ms']['p50']:.1f} / {u['lexical_ms']['p95']:.1f} (p50/p95)"
+        )
+        out["one-file update, + semantic ms"] = (
+            f"{u['semantic_ms']['p50']:.1f} / {u['semantic_ms']['p95']:.1f}"
+        )
+    out["CLI cold search ms (peak RSS MB)"] = (
+        f"{c['cold_p50_ms']:,.0f}{_spread(c['cold_ms'])} ({_med(c['rss_mb']):,.0f})"
+    )
+    out["CLI --batch per query ms (amortised)"] = f"{c['batch_per_query_ms']:.1f}"
+    if s["failures"]:
+        out["failed strategies (count)"] = ", ".join(f"{k} {v}" for k, v in sorted(s["failures"].items()))
+    return out
+
+
+def render(configs: list[dict], embed: dict | None) -> str:
+    cols = [cfg["label"] for cfg in configs]
+    rows = [rows_for(cfg) for cfg in configs]
+    names: list[str] = []
+    for r in rows:
+        for k in r:
+            if k not in names:
+                names.append(k)
+    lines = ["| measure | " + " | ".join(cols) + " |", "|---|" + "---|" * len(cols)]
+    for name in names:
+        lines.append(f"| {name} | " + " | ".join(r.get(name, "") for r in rows) + " |")
+    if embed:
+        lines.append("")
+        short, long, query = embed["short"], embed["long"], embed["query_ms"]
+        lines.append(
+            f"Default model (MiniLM int8, {embed['threads']} threads): load {embed['load_s']:.2f} s;"
+            f" short texts ({short['mean_tokens']:.0f} tokens) {short['texts_per_s']:.0f}/s;"
+            f" long texts ({long['mean_tokens']:.0f} tokens) {long['texts_per_s']:.1f}/s"
+            f" ({long['tokens_per_s']:,.0f} tokens/s); one query p50 {query['p50']:.1f} ms,"
+            f" p95 {query['p95']:.1f} ms."
+        )
+    return "\n".join(lines)
+
+
+def machine() -> dict:
+    info = {"python": platform.python_version(), "platform": platform.platform(), "cpus": os.cpu_count()}
+    try:
+        with open("/proc/cpuinfo") as fh:
+            info["cpu"] = next(ln.split(":", 1)[1].strip() for ln in fh if ln.startswith("model name"))
+        info["loadavg"] = os.getloadavg()
+    except (OSError, StopIteration):
+        pass
+    return info
+
+
+def git_commit(tree: Path = REPO_ROOT) -> dict:
+    def run(*cmd: str) -> str:
+        return subprocess.run(cmd, cwd=tree, capture_output=True, text=True).stdout.strip()
+
+    return {
+        "commit": run("git", "rev-parse", "HEAD"),
+        "dirty": bool(run("git", "status", "--porcelain", "memsearch")),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000], help="chunks per vault")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--queries", type=int, default=200, help="queries per pass")
+    parser.add_argument("--repeats", type=int, default=2, help="query passes and unchanged re-indexes")
+    parser.add_argument("--builds", type=int, default=2, help="builds from scratch per stand-in vault")
+    parser.add_argument("--cli-runs", type=int, default=5, help="cold `memsearch search` processes")
+    parser.add_argument("--update-files", type=int, default=20, help="files for the one-file update measure")
+    parser.add_argument("--no-minilm", action="store_true", help="skip the 10k vault on the real model")
+    parser.add_argument("--no-embed-bench", action="store_true", help="skip the model throughput measure")
+    parser.add_argument(
+        "--compare", metavar="REF", help="also measure this git commit's engine, side by side"
+    )
+    parser.add_argument("--cache-dir", type=Path, default=DEFAULT_CACHE)
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    args = parser.parse_args(argv)
+    os.umask(0o077)
+    cache: Path = args.cache_dir
+    cache.mkdir(parents=True, exist_ok=True)
+    started = time.perf_counter()
+    codes: list[tuple[str, Path | None, str]] = [("", None, git_commit()["commit"])]
+    if args.compare:
+        tree, sha = export_ref(args.compare, cache)
+        codes.append((f" @{sha[:7]}", tree, sha))
+    configs: list[dict] = []
+    vault_info: dict = {}
+    for size in args.sizes:
+        vault, info = ensure_vault(cache, size, args.seed)
+        vault_info[str(size)] = info
+        qfile = cache / f"queries-{size}-s{args.seed}-{args.queries}.jsonl"
+        queries = synth.make_queries(size, args.seed, args.queries)
+        qfile.write_text("".join(json.dumps(q) + "\n" for q in queries))
+        for suffix, tree, sha in codes:
+            tag = f"{size // 1000}k" if size < 1_000_000 else f"{size // 1_000_000}M"
+            home = cache / f"index-{size}-s{args.seed}-hash-{sha[:12]}"
+            configs.append(
+                bench_config(
+                    f"{tag} stand-in{suffix}",
+                    vault,
+                    home,
+                    qfile,
+                    queries,
+                    args,
+                    code_env(tree),
+                    embedder=STANDIN_SPEC,
+                    builds=args.builds if size <= 100_000 else 1,
+                )
+            )
+    if not args.no_minilm:
+        size = 10_000
+        vault, info = ensure_vault(cache, size, args.seed)
+        vault_info[str(size)] = info
+        qfile = cache / f"queries-{size}-s{args.seed}-{args.queries}.jsonl"
+        queries = synth.make_queries(size, args.seed, args.queries)
+        qfile.write_text("".join(json.dumps(q) + "\n" for q in queries))
+        for suffix, tree, _sha in codes:
+            # One MiniLM index (and embedding cache) for every code version: embedding 10k chunks takes
+            # minutes, so it is done once, the first time; later builds say they reused the cache.
+            home = cache / f"index-{size}-s{args.seed}-minilm"
+            configs.append(
+                bench_config(
+                    f"10k MiniLM{suffix}",
+                    vault,
+                    home,
+                    qfile,
+                    queries,
+                    args,
+                    code_env(tree),
+                    embedder="minilm",
+                    builds=1,
+                    cold_build=False,
+                )
+            )
+    embed = None
+    if not args.no_embed_bench:
+        vault, _ = ensure_vault(cache, 10_000, args.seed)
+        log("default model throughput (short and long texts, query latency)")
+        embed = worker(
+            {"kind": "embed", "vault": str(vault), "short": 256, "long": 96, "repeats": args.repeats}
+        )
+    table = render(configs, embed)
+    stamp = datetime.now(tz=UTC).strftime("%Y%m%dT%H%M%SZ")
+    args.out.mkdir(parents=True, exist_ok=True)
+    path = args.out / f"bench-{stamp}.json"
+    record = {
+        "when": stamp,
+        "argv": sys.argv[1:],
+        "git": git_commit(),
+        "compare": [{"label": s.strip(), "commit": sha} for s, _t, sha in codes],
+        "machine": machine(),
+        "seconds": time.perf_counter() - started,
+        "vaults": vault_info,
+        "configs": configs,
+        "embedding": embed,
+        "table": table,
+    }
+    path.write_text(json.dumps(record, indent=1, default=str))
+    print(table)
+    print(f"\n(JSON: {path}; {record['seconds'] / 60:.1f} min)")
+    return 0
+
+
+def _worker_main(arg: str) -> int:
+    task = json.loads(arg)
+    result = WORKERS[task["kind"]](task)
+    print(json.dumps(result, default=str))
+    return 0
+
+
+if __name__ == "__main__":
+    if len(sys.argv) >= 3 and sys.argv[1] == "_worker":
+        raise SystemExit(_worker_main(sys.argv[2]))
+    raise SystemExit(main())
