@@ -53,3 +53,33 @@ def test_save_load_round_trip(tmp_path):
     h = EntityGraph.load(tmp_path / "g.json")
     assert np.array_equal(g.walk(["redflag"], 41), h.walk(["redflag"], 41))
     assert h.find_in_text("RF keys") == ["redflag"]
+
+
+def _rebuilt(g: EntityGraph) -> EntityGraph:
+    fresh = EntityGraph()
+    fresh._aliases = dict(g._aliases)
+    for chunk_id, keys in g._chunk_entities.items():
+        fresh.add(chunk_id, keys)
+    return fresh
+
+
+def test_walk_after_updates_equals_a_fresh_graph(tmp_path):
+    """Cached neighbours and id arrays never outlive a change: same walk as a graph built anew."""
+    import random
+
+    rnd = random.Random(5)
+    names = [f"e{i}" for i in range(40)] + ["hub"]
+    g = EntityGraph()
+    for i in range(400):
+        g.add(i, ["hub", *rnd.sample(names, rnd.randint(0, 4))])
+    g.save(tmp_path / "g.json")
+    g = EntityGraph.load(tmp_path / "g.json")
+    for step in range(60):
+        seeds = rnd.sample(names, 2)
+        assert np.array_equal(g.walk(seeds, 500), _rebuilt(g).walk(seeds, 500)), step
+        if step % 2:
+            g.remove(rnd.randrange(400))
+        else:
+            g.add(rnd.randrange(450), rnd.sample(names, rnd.randint(1, 5)))
+    assert g.co_occurrences("hub", "hub") == 0
+    assert g.co_occurrences("e1", "hub") == len(g._chunks["e1"] & g._chunks["hub"])

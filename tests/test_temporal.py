@@ -65,3 +65,51 @@ def test_unused_slots_are_never_listed():
     index.set(1, NOW, timeless=False)
     index.remove(1)
     assert [h.chunk_id for h in index.search(100, NOW, 90.0)] == [0]
+
+
+def _full_pass(index, k, now, half_life, window=None, allowed=None, candidates=None):
+    """The list as a pass over every chunk id computes it (the reference for the pruned search)."""
+    from memsearch.index.keyword import fit_mask, top_hits
+
+    ts = index.timestamps
+    if window is not None:
+        scores = window_scores(ts, *window) * (
+            1.0 + 0.01 * recency_scores(ts, index.timeless, now, half_life)
+        )
+        mask = index.present & ~np.isnan(ts)
+    else:
+        scores = recency_scores(ts, index.timeless, now, half_life)
+        mask = index.present.copy()
+    if allowed is not None:
+        mask &= fit_mask(allowed, len(ts))
+    if candidates is not None:
+        only = np.zeros(len(ts), dtype=bool)
+        only[candidates[candidates < len(ts)]] = True
+        mask &= only
+    return top_hits(np.where(mask, scores, 0.0), k)
+
+
+def test_pruned_search_equals_a_pass_over_every_chunk():
+    rng = np.random.default_rng(11)
+    index = TimeIndex()
+    for i in range(3000):
+        if rng.random() < 0.1:
+            index.set(i, None, timeless=False)
+        else:  # many chunks share a timestamp (a day's journal entries): ties at the cut
+            when = NOW - timedelta(days=int(rng.integers(0, 2000)), hours=int(rng.integers(0, 3)) * 8)
+            index.set(i, when, timeless=bool(rng.random() < 0.2))
+    for i in rng.choice(3000, 200, replace=False):
+        index.remove(int(i))
+    for trial in range(300):
+        window = None
+        if trial % 2:
+            start = NOW - timedelta(days=int(rng.integers(0, 2100)), hours=int(rng.integers(0, 24)))
+            window = (start, start + timedelta(days=int(rng.choice([1, 7, 31, 365]))))
+        candidates = rng.choice(3100, int(rng.integers(1, 300))).astype(np.int64) if trial % 3 else None
+        allowed = rng.random(int(rng.choice([1500, 3000, 4000]))) < 0.5 if trial % 5 == 0 else None
+        k = int(rng.choice([1, 10, 100]))
+        got = index.search(k, NOW, 90.0, window, allowed, candidates)
+        assert got == _full_pass(index, k, NOW, 90.0, window, allowed, candidates), trial
+    index.set(5000, NOW, timeless=False)  # a change after the time-sorted copy was made
+    window = (NOW - timedelta(days=1), NOW + timedelta(days=1))
+    assert index.search(5, NOW, 90.0, window)[0].chunk_id == 5000

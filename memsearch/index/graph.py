@@ -57,7 +57,7 @@ class EntityGraph:
         self._aliases: dict[str, str] = {}  # alias key -> canonical key
         # Query-side caches, valid until the next add or remove.
         self._id_arrays: dict[str, np.ndarray] = {}  # entity key -> its chunk ids, as an array
-        self._fanout: dict[str, list[tuple[float, str]]] = {}  # seed -> strongest (assoc, key)
+        self._fanout: dict[str, list[tuple[float, str, float]]] = {}  # seed -> (assoc, key, idf)
 
     def __len__(self) -> int:
         return len(self._chunk_entities)
@@ -145,9 +145,10 @@ class EntityGraph:
             ids = self._id_arrays[key] = np.fromiter(chunk_ids, dtype=np.int64, count=len(chunk_ids))
         return ids
 
-    def _strongest(self, seed: str) -> list[tuple[float, str]]:
-        """The seed's ``MAX_FANOUT`` strongest neighbours as (association, key), strongest first
-        (ties: the later key first), association = shared chunks / sqrt(df seed * df other)."""
+    def _strongest(self, seed: str) -> list[tuple[float, str, float]]:
+        """The seed's ``MAX_FANOUT`` strongest neighbours as (association, key, idf of key),
+        strongest first (ties: the later key first); association = shared chunks / sqrt(df seed
+        * df other)."""
         best = self._fanout.get(seed)
         if best is None:
             df_seed = len(self._chunks[seed])
@@ -156,7 +157,9 @@ class EntityGraph:
                 (weight / math.sqrt(df_seed * len(chunks[other])), other)
                 for other, weight in self.neighbours(seed).items()
             )
-            best = heapq.nlargest(MAX_FANOUT, candidates)
+            best = [
+                (assoc, other, self.idf(other)) for assoc, other in heapq.nlargest(MAX_FANOUT, candidates)
+            ]
             if len(self._fanout) >= MAX_CACHED_SEEDS:
                 self._fanout.clear()
             self._fanout[seed] = best
@@ -171,10 +174,10 @@ class EntityGraph:
             weight = self.idf(seed)
             ids = self.chunk_ids(seed)
             scores[ids[ids < n_ids]] += weight
-            for assoc, other in self._strongest(seed):
+            for assoc, other, idf_other in self._strongest(seed):
                 ids = self.chunk_ids(other)
                 # Either end being a hub damps the hop: the weaker idf bounds it.
-                scores[ids[ids < n_ids]] += HOP_DECAY * assoc * min(weight, self.idf(other))
+                scores[ids[ids < n_ids]] += HOP_DECAY * assoc * min(weight, idf_other)
         return scores
 
     def search(self, seeds: list[str], k: int, n_ids: int, allowed: np.ndarray | None = None) -> list[Hit]:

@@ -182,10 +182,15 @@ class VectorIndex:
         self._hnsw.set_ef(max(HNSW_EF_SEARCH, k))
         flt = None
         if allowed is not None:
-            mask = allowed
-
-            def flt(label: int) -> bool:
-                return bool(label < len(mask) and mask[label])
+            # One byte per chunk id, padded past the largest label: indexing bytes is the cheapest
+            # call hnswlib can make back into Python for every node it visits.
+            flt = (
+                np.concatenate(
+                    (allowed[: len(self._row_of)], np.zeros(max(0, len(self._row_of) - len(allowed)), bool))
+                )
+                .tobytes()
+                .__getitem__
+            )
 
         try:
             labels, distances = self._hnsw.knn_query(query, k=k, filter=flt)

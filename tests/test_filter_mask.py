@@ -1,0 +1,105 @@
+"""Filters are a vectorised mask: the same chunks as a pass over every chunk, at any vault change."""
+
+from __future__ import annotations
+
+import random
+import sys
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from memsearch.query import Filters
+from memsearch.search import filter_mask
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "eval"))
+
+
+def _reference(index, filters: Filters) -> np.ndarray:
+    """Every chunk tested one by one, as filter_mask once did."""
+    mask = np.zeros(index.n_ids, dtype=bool)
+    wanted = tuple(index.graph.resolve(e) for e in filters.entities)
+    prefix = (filters.territory or "").lstrip("./")
+    for chunk_id, chunk in index.chunks.items():
+        if prefix and not (chunk.path.startswith(prefix) or chunk.territory == prefix.rstrip("/")):
+            continue
+        if filters.fact_type and chunk.fact_type != filters.fact_type:
+            continue
+        if wanted and not all(w in set(index.graph.entities_of(chunk_id)) for w in wanted):
+            continue
+        if filters.since or filters.until:
+            ts = chunk.timestamp
+            if ts is None or (filters.since and ts < filters.since) or (filters.until and ts > filters.until):
+                continue
+        mask[chunk_id] = True
+    return mask
+
+
+@pytest.fixture(scope="module")
+def engine(tmp_path_factory):
+    import synth
+
+    from memsearch.api import index_vault, open_index
+
+    vault = tmp_path_factory.mktemp("synth") / "vault"
+    synth.generate(vault, 400, seed=4)
+    index_vault(vault, embed=False)
+    return open_index(vault)
+
+
+PREFIXES = (
+    "journal/",
+    "./journal",
+    "aster/",
+    "aster/ledger",
+    "aster/ledger/",
+    "reference/people/",
+    "system",
+    "system/covenant/",
+    "literature",
+    "archive/2024",
+    "journal/2025/2025-06",
+    "nothing/",
+    "",
+    "a",
+)
+
+
+def test_mask_equals_a_pass_over_every_chunk(engine):
+    index = engine.index
+    rnd = random.Random(9)
+    entities = sorted({e for c in index.chunks.values() for e in c.entities})
+    stamps = sorted(c.timestamp for c in index.chunks.values() if c.timestamp)
+    for trial in range(150):
+        since = rnd.choice(stamps) if trial % 3 == 0 else None
+        until = rnd.choice(stamps) + timedelta(seconds=rnd.choice([0, 1, -1])) if trial % 4 == 0 else None
+        filters = Filters(
+            territory=rnd.choice(PREFIXES) if trial % 2 else None,
+            fact_type=rnd.choice(["world", "experience", None]),
+            entities=tuple(rnd.sample(entities, rnd.choice([0, 0, 1, 2]))) + (("RF",) if trial == 7 else ()),
+            since=since,
+            until=until,
+        )
+        got = filter_mask(index, filters)
+        if filters.is_empty():
+            assert got is None
+            continue
+        assert np.array_equal(got, _reference(index, filters)), filters
+
+
+def test_the_mask_follows_a_change_of_the_chunk_table(engine):
+    index = engine.index
+    filters = Filters(territory="journal/", since=datetime(2000, 1, 1, tzinfo=UTC))
+    before = filter_mask(index, filters)
+    gone = int(np.flatnonzero(before)[0])
+    chunk = index.chunks.pop(gone)
+    index.time.remove(gone)
+    try:
+        after = filter_mask(index, filters)
+        assert not after[gone] and after.sum() == before.sum() - 1
+        assert np.array_equal(after, _reference(index, filters))
+    finally:
+        index.chunks[gone] = chunk
+        index.time.set(gone, chunk.timestamp, timeless=chunk.fact_type == "world")
+    assert np.array_equal(filter_mask(index, filters), before)

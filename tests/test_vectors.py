@@ -1,0 +1,79 @@
+"""The vector index: exact answers for narrow filters, the graph otherwise, and its files."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from memsearch.index.vectors import EXACT_MAX_ROWS, VectorIndex
+
+DIM = 16
+
+
+def _vectors(n: int, seed: int = 0) -> np.ndarray:
+    m = np.random.default_rng(seed).standard_normal((n, DIM)).astype(np.float32)
+    return m / np.linalg.norm(m, axis=1, keepdims=True)
+
+
+def _exact(matrix: np.ndarray, ids: np.ndarray, query: np.ndarray, k: int) -> list[int]:
+    scores = matrix @ query
+    order = np.lexsort((ids, -scores))[:k]
+    return ids[order].tolist()
+
+
+def test_a_narrow_filter_is_answered_exactly():
+    m = _vectors(3000)
+    ids = np.arange(0, 6000, 2)  # sparse chunk ids
+    index = VectorIndex(DIM)
+    index.add(ids.tolist(), m)
+    allowed = np.zeros(6001, dtype=bool)
+    allowed[ids[::7]] = True
+    assert allowed.sum() <= EXACT_MAX_ROWS
+    query = m[10]
+    hits = index.search(query, 25, allowed)
+    assert [h.chunk_id for h in hits] == _exact(m[::7], ids[::7], query, 25)
+    assert hits[0].chunk_id == 0 or allowed[hits[0].chunk_id]
+    np.testing.assert_allclose([h.score for h in hits], np.sort(m[::7] @ query)[::-1][:25], rtol=1e-5)
+    assert index.search(query, 5, np.zeros(10, dtype=bool)) == []
+
+
+def test_unfiltered_and_wide_filters_go_through_the_graph():
+    m = _vectors(500, 1)
+    index = VectorIndex(DIM)
+    index.add(list(range(500)), m)
+    hits = index.search(m[3], 10)
+    assert hits[0].chunk_id == 3 and len(hits) == 10
+    allowed = np.ones(400, dtype=bool)  # shorter than the ids: the rest are not allowed
+    allowed[3] = False
+    hits = index.search(m[3], 10, allowed)
+    assert all(h.chunk_id < 400 and h.chunk_id != 3 for h in hits)
+
+
+def test_add_replace_remove_save_load(tmp_path):
+    m = _vectors(100, 2)
+    index = VectorIndex(DIM)
+    index.add(list(range(100)), m)
+    index.add([5, 5], np.stack([m[7], m[8]]))  # the last vector of an id wins, as in a dict
+    index.remove([6, 999])
+    assert len(index) == 99 and 6 not in index and 5 in index
+    np.testing.assert_array_equal(index._vectors[5], m[8])
+    assert sorted(index._vectors) == [i for i in range(100) if i != 6]
+    index.save(tmp_path)
+    loaded = VectorIndex.load(tmp_path, DIM)
+    assert loaded._hnsw is not None  # the graph file matched its key: no rebuild
+    assert dict(loaded._vectors).keys() == dict(index._vectors).keys()
+    np.testing.assert_array_equal(loaded._vectors[5], m[8])
+    assert not loaded._matrix.flags.writeable  # mapped read-only until something is added
+    loaded.add([200], m[:1])
+    loaded.remove([0])
+    assert len(loaded) == 99 and loaded.search(m[0], 1)[0].chunk_id == 200
+    assert np.isnan(next(iter(loaded._vectors.values()))).sum() == 0
+
+
+def test_a_graph_file_that_does_not_match_is_rebuilt(tmp_path):
+    m = _vectors(50, 3)
+    index = VectorIndex(DIM)
+    index.add(list(range(50)), m)
+    index.save(tmp_path)
+    (tmp_path / "hnsw.key").write_text("stale")
+    loaded = VectorIndex.load(tmp_path, DIM)
+    assert loaded._dirty and loaded.search(m[9], 1)[0].chunk_id == 9
