@@ -138,11 +138,12 @@ class EntityGraph:
         return math.log(1.0 + n / (df + 1.0)) if df else 0.0
 
     def chunk_ids(self, key: str) -> np.ndarray:
-        """The chunk ids that name entity ``key`` (resolved), as an array (kept until it changes)."""
+        """The chunk ids that name entity ``key`` (resolved), sorted, as an array (kept until it changes)."""
         ids = self._id_arrays.get(key)
         if ids is None:
             chunk_ids = self._chunks.get(key, ())
-            ids = self._id_arrays[key] = np.fromiter(chunk_ids, dtype=np.int64, count=len(chunk_ids))
+            ids = np.sort(np.fromiter(chunk_ids, dtype=np.int64, count=len(chunk_ids)))
+            self._id_arrays[key] = ids
         return ids
 
     def _strongest(self, seed: str) -> list[tuple[float, str, float]]:
@@ -172,12 +173,10 @@ class EntityGraph:
             if seed not in self._chunks:
                 continue
             weight = self.idf(seed)
-            ids = self.chunk_ids(seed)
-            scores[ids[ids < n_ids]] += weight
+            scores[_below(self.chunk_ids(seed), n_ids)] += weight
             for assoc, other, idf_other in self._strongest(seed):
-                ids = self.chunk_ids(other)
                 # Either end being a hub damps the hop: the weaker idf bounds it.
-                scores[ids[ids < n_ids]] += HOP_DECAY * assoc * min(weight, idf_other)
+                scores[_below(self.chunk_ids(other), n_ids)] += HOP_DECAY * assoc * min(weight, idf_other)
         return scores
 
     def search(self, seeds: list[str], k: int, n_ids: int, allowed: np.ndarray | None = None) -> list[Hit]:
@@ -219,3 +218,8 @@ class EntityGraph:
             for key in keys:
                 chunks[key].add(cid)
         return graph
+
+
+def _below(ids: np.ndarray, n: int) -> np.ndarray:
+    """The sorted ``ids`` under ``n`` (a view, no copy)."""
+    return ids if not len(ids) or ids[-1] < n else ids[: int(np.searchsorted(ids, n))]
