@@ -39,6 +39,8 @@ MAX_FANOUT = 50
 MAX_ENTITY_WORDS = 5
 #: Seeds whose strongest neighbours are kept between queries (cleared when the graph changes).
 MAX_CACHED_SEEDS = 4096
+#: Names whose key (normalised, alias resolved) is remembered: a vault names the same few often.
+MAX_RESOLVED_NAMES = 200_000
 
 _WORD = re.compile(r"[#@]?[\w][\w'\-.]*", re.UNICODE)
 
@@ -55,6 +57,7 @@ class EntityGraph:
         self._chunks: dict[str, set[int]] = defaultdict(set)  # entity key -> chunk ids
         self._chunk_entities: dict[int, tuple[str, ...]] = {}
         self._aliases: dict[str, str] = {}  # alias key -> canonical key
+        self._resolved: dict[str, str] = {}  # name as written -> key (until the aliases change)
         # Query-side caches, valid until the next add or remove.
         self._id_arrays: dict[str, np.ndarray] = {}  # entity key -> its chunk ids, as an array
         self._fanout: dict[str, list[tuple[float, str, float]]] = {}  # seed -> (assoc, key, idf)
@@ -63,14 +66,21 @@ class EntityGraph:
         return len(self._chunk_entities)
 
     def resolve(self, name: str) -> str:
-        key = normalize(name)
-        return self._aliases.get(key, key)
+        key = self._resolved.get(name)
+        if key is None:
+            key = normalize(name)
+            key = self._aliases.get(key, key)
+            if len(self._resolved) >= MAX_RESOLVED_NAMES:
+                self._resolved.clear()
+            self._resolved[name] = key
+        return key
 
     def add_aliases(self, aliases: dict[str, str]) -> None:
         for alias, canonical in aliases.items():
             a, c = normalize(alias), normalize(canonical)
             if a and c and a != c:
                 self._aliases[a] = c
+                self._resolved.clear()
 
     def add(self, chunk_id: int, entities: Iterable[str]) -> None:
         keys = tuple(dict.fromkeys(k for k in (self.resolve(e) for e in entities) if k))
@@ -198,22 +208,15 @@ class EntityGraph:
         data = json.loads(path.read_text(encoding="utf-8"))
         graph = cls()
         graph._aliases = dict(data["aliases"])
-        # add() for every chunk, with each distinct key resolved once (the aliases apply again).
-        resolved: dict[str, str] = {}
+        # add() for every chunk (the aliases apply again), minus its per-call overhead.
         chunks = graph._chunks
         table = graph._chunk_entities
+        resolve = graph.resolve
         for chunk_id, saved in data["chunks"].items():
             cid = int(chunk_id)
             if cid in table:
                 graph.remove(cid)
-            names = []
-            for name in saved:
-                key = resolved.get(name)
-                if key is None:
-                    key = resolved[name] = graph.resolve(name)
-                if key:
-                    names.append(key)
-            keys = tuple(dict.fromkeys(names))
+            keys = tuple(dict.fromkeys(k for k in map(resolve, saved) if k))
             table[cid] = keys
             for key in keys:
                 chunks[key].add(cid)
