@@ -53,12 +53,16 @@ class Memsearch:
     """A loaded index: load once, search many times."""
 
     def __init__(
-        self, vault: str | Path, settings: Settings | None = None, index_dir: str | Path | None = None
+        self,
+        vault: str | Path,
+        settings: Settings | None = None,
+        index_dir: str | Path | None = None,
+        at: str | None = None,
     ):
         self.vault = check_vault(Path(vault))
         self.settings = (settings or Settings()).with_vault_config(self.vault)
         self.index_home = Path(index_dir) if index_dir else store.default_home(self.vault)
-        self.index = store.load(self.index_home)
+        self.index = store.load(self.index_home, at)
         self._embedder = None
         self._embedder_down: tuple[float, str] | None = None  # (when, why) the embedder last failed
 
@@ -155,8 +159,7 @@ class Memsearch:
 
     def status(self) -> dict[str, Any]:
         manifest = self.index.manifest
-        folder = self.index_home / store.INDEX_SUBDIR
-        size = sum(p.stat().st_size for p in folder.iterdir() if p.is_file())
+        size = _folder_bytes(self.index_home / "repo")
         mode = oct(os.stat(self.index_home).st_mode & 0o777)
         return {
             "vault": str(self.vault),
@@ -171,15 +174,31 @@ class Memsearch:
             "embedder_error": manifest.get("embedder_error"),
             "skipped": manifest.get("skipped", {}),
             "index_bytes": size,
+            "commit": self.index.commit,
         }
 
 
 def open_index(
-    vault: str | Path, settings: Settings | None = None, index_dir: str | Path | None = None
+    vault: str | Path,
+    settings: Settings | None = None,
+    index_dir: str | Path | None = None,
+    at: str | None = None,
 ) -> Memsearch:
-    return Memsearch(vault, settings, index_dir)
+    """The vault's index, loaded; ``at`` (a revision: ``HEAD~2``, a commit id) loads it as it was then."""
+    return Memsearch(vault, settings, index_dir, at)
 
 
 def search(vault: str | Path, query: str, k: int = 10, **options: Any) -> SearchResponse:
     """One-shot search (loads the index each call; keep a ``Memsearch`` to search often)."""
     return open_index(vault).search(query, k, **options)
+
+
+def _folder_bytes(folder: Path) -> int:
+    total = 0
+    for root, _dirs, files in os.walk(folder):
+        for name in files:
+            try:
+                total += os.lstat(os.path.join(root, name)).st_size
+            except OSError:
+                continue
+    return total

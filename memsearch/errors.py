@@ -37,3 +37,11 @@ class QueryError(MemsearchError):
 
 class ChunkingError(MemsearchError):
     """One file could not be chunked; the rest of the vault is still indexed."""
+
+
+class LockBusyError(MemsearchError):
+    """Another writer holds the index's lock (index, reindex, watch, rollback); try again later."""
+
+
+class RevisionError(MemsearchError):
+    """A revision of the index (``search --at``, ``rollback``) does not name one of its commits."""

@@ -1,4 +1,15 @@
-"""Index a vault: scan -> chunk -> timestamps -> keyword, graph, time -> vectors -> save.
+"""Index a vault: scan -> chunk -> timestamps -> keyword, graph, time -> vectors -> commit.
+
+Incremental: each file's sha256 is compared with the manifest of the index's last commit.
+Unchanged files keep their chunk ids, shards and vectors; changed and added files are chunked
+again under fresh ids (ids are never reused: hnswlib's label reuse is buggy); removed files are
+dropped; a renamed file costs no embedding (vectors are cached by the text's hash). Keyword
+context uses neighbouring chunks of the same file only, so each file's work stands alone; the
+entity alias map is global, so it is rebuilt from every file's aliases when one changes.
+
+Every update that changes anything is one commit of the index repository (see
+:mod:`memsearch.index.store`), under the write lock (:mod:`memsearch.lock`); an update that
+changes nothing commits nothing.
 
 Every stage is forgiving of one bad file: it is skipped with a reason that names it, and the
 rest of the vault is indexed. An embedder failure never fails an index: the chunks without a
@@ -8,27 +19,42 @@ fills the gaps (the embedding cache makes unchanged text free).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import json
+import shutil
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
+
+import numpy as np
 
 from memsearch.chunkers import chunk_file
 from memsearch.config import Settings
 from memsearch.index import store
-from memsearch.index.graph import EntityGraph
-from memsearch.index.keyword import KeywordIndex
-from memsearch.index.temporal import TimeIndex
 from memsearch.index.vectors import VectorIndex
+from memsearch.index.versioning import IndexRepo, crashpoint
+from memsearch.lock import DEFAULT_LOCK_TIMEOUT, index_lock
 from memsearch.models import Chunk, ParsedFile
-from memsearch.scan import Skipped, check_vault, git_commit_times, iter_markdown, read_file
+from memsearch.scan import (
+    Skipped,
+    VaultFile,
+    check_vault,
+    git_commit_times,
+    iter_markdown,
+    read_file,
+    walk_order,
+)
 from memsearch.tokenize import tokenize
 
 #: progress(stage, done, total)
 Progress = Callable[[str, int, int], None]
+#: A commit message names at most this many files per list; the rest are counted.
+MESSAGE_FILES = 20
 
 
 @dataclass(frozen=True)
@@ -44,9 +70,32 @@ class IndexReport:
     seconds: float
     timings: dict[str, float] = field(default_factory=dict)
     embedder_error: str | None = None
-    reused: int = 0  # vectors taken from the embedding cache
+    reused: int = 0  # chunks with a vector not computed in this run (kept, or from the cache)
     embedder: str | None = None  # the spec of the embedder the index was built with
     embedder_note: str | None = None  # e.g. that the embedder changed and everything was re-embedded
+    commit: str | None = None  # the index commit this run made (None: nothing changed)
+    added: tuple[str, ...] = ()  # files new to the index in this run
+    changed: tuple[str, ...] = ()  # files indexed again (content or fallback timestamp changed)
+    removed: tuple[str, ...] = ()  # files dropped from the index
+    filled: int = 0  # embedding gaps filled in this run
+    notes: tuple[str, ...] = ()  # e.g. an interrupted update that was discarded and redone
+
+    @property
+    def changed_anything(self) -> bool:
+        return self.commit is not None
+
+    def summary(self) -> str:
+        """One line: what this run changed."""
+        parts = [f"+{len(self.added)} ~{len(self.changed)} -{len(self.removed)} files"]
+        if self.filled:
+            parts.append(f"{self.filled} gaps filled")
+        if self.embedded:
+            parts.append(f"{self.embedded} embedded")
+        parts.append(f"{self.files} files, {self.chunks} chunks")
+        if self.gaps:
+            parts.append(f"{self.gaps} gaps")
+        where = f"commit {self.commit[:12]}" if self.commit else "no commit"
+        return f"{', '.join(parts)}; {where} in {self.seconds:.1f}s"
 
     def to_dict(self) -> dict:
         return {
@@ -64,6 +113,12 @@ class IndexReport:
             "reused": self.reused,
             "embedder": self.embedder,
             "embedder_note": self.embedder_note,
+            "commit": self.commit,
+            "added": list(self.added),
+            "changed": list(self.changed),
+            "removed": list(self.removed),
+            "filled": self.filled,
+            "notes": list(self.notes),
         }
 
 
@@ -103,118 +158,715 @@ def index_vault(
     embed: bool = True,
     embedder: str | None = None,
     reembed: bool = False,
+    *,
+    paths: Iterable[str | Path] | None = None,
+    lock_timeout: float | None = DEFAULT_LOCK_TIMEOUT,
+    what: str = "memsearch index",
 ) -> IndexReport:
-    """Build the vault's index from scratch, reusing every cached embedding.
+    """Bring the vault's index up to date: only what changed is chunked, embedded and committed.
 
     ``embedder`` is a spec (``minilm``, ``ollama``, ``ollama:nomic-embed-text:256``); without
     one, ``$MEMSEARCH_EMBEDDER``, the vault config, then the embedder the index was built with
     decide (see :mod:`memsearch.embedders`). ``embed=False`` embeds nothing but still takes
     every vector the cache holds. ``reembed=True`` ignores the cache and embeds every chunk
     again (after the model changed under the same name, e.g. a new ``ollama pull``).
+    ``paths`` limits the update to those files (vault-relative or absolute; a missing one is
+    removed from the index), as ``watch`` does; by default the whole vault is scanned.
+
+    Waits up to ``lock_timeout`` seconds for another writer (``None``: for ever), then raises
+    :class:`~memsearch.errors.LockBusyError`.
     """
     started = time.perf_counter()
-    timings: dict[str, float] = {}
     vault = check_vault(vault)
     settings = (settings or Settings()).with_vault_config(vault)
     index_home = Path(index_home) if index_home else store.default_home(vault)
-    notify = progress or (lambda stage, done, total: None)
+    store.private_dir(index_home)
+    with index_lock(index_home, timeout=lock_timeout, what=what):
+        base = open_for_write(index_home)
+        run = Update(vault, settings, index_home, base, progress)
+        report = run.apply(
+            _scan_paths(vault, paths) if paths is not None else None,
+            embed=embed,
+            embedder=embedder,
+            reembed=reembed,
+            started=started,
+        )
+        # signals: new memories that match a standing interest (after_index never raises)
+        from memsearch.signals import after_index
 
-    # 1. scan
-    t = time.perf_counter()
-    paths = iter_markdown(vault)
-    files, skipped = [], []
-    for n, path in enumerate(paths, 1):
-        got = read_file(vault, path)
-        (skipped if isinstance(got, Skipped) else files).append(got)
-        notify("scan", n, len(paths))
-    timings["scan"] = time.perf_counter() - t
+        after_index(vault, index_home, settings, run.data.chunks)
+    return report
 
-    # 2. chunk (and timestamps the content does not give: git, then mtime)
-    t = time.perf_counter()
-    commit_times = git_commit_times(vault)
-    parsed: list[tuple[ParsedFile, list[Chunk]]] = []
-    warnings: list[str] = []
-    for n, vf in enumerate(files, 1):
-        try:
-            pf = chunk_file(vf.path, vf.text, settings)
-        except Exception as exc:  # one file must never stop the vault: name it and go on
-            skipped.append(Skipped(vf.path, f"could not be chunked ({type(exc).__name__}: {exc})"))
-            continue
-        warnings.extend(f"{vf.path}: {w}" for w in pf.warnings)
-        fallback, source = commit_times.get(vf.path), "git"
-        if fallback is None:
-            fallback, source = datetime.fromtimestamp(vf.mtime, tz=UTC), "mtime"
-        chunks = [
-            c if c.timestamp else replace(c, timestamp=fallback, timestamp_source=source) for c in pf.chunks
-        ]
-        parsed.append((pf, chunks))
-        notify("chunk", n, len(files))
-    timings["chunk"] = time.perf_counter() - t
 
-    # 3. keyword, graph, time
-    t = time.perf_counter()
-    all_chunks: dict[int, Chunk] = {}
-    keyword, graph, time_index = KeywordIndex(), EntityGraph(), TimeIndex()
-    texts: list[str] = []
-    file_entries: dict[str, dict] = {}
-    sha_by_path = {vf.path: vf.sha256 for vf in files}
-    for pf, _ in parsed:
-        graph.add_aliases(pf.aliases)
-    for pf, chunks in parsed:
-        ids = []
-        for i, chunk in enumerate(chunks):
-            chunk_id = len(all_chunks)
-            all_chunks[chunk_id] = chunk
-            ids.append(chunk_id)
-            keyword.add(chunk_id, keyword_terms(chunks, i, settings))
-            graph.add(chunk_id, chunk.entities)
-            time_index.set(chunk_id, chunk.timestamp, timeless=chunk.fact_type == "world")
-            texts.append(embed_text(chunks, i, settings))
-        file_entries[pf.path] = {"sha256": sha_by_path.get(pf.path), "chunks": ids}
-    timings["keyword_graph_time"] = time.perf_counter() - t
+def _scan_paths(vault: Path, paths: Iterable[str | Path]) -> list[str]:
+    out = []
+    for p in paths:
+        path = Path(p)
+        if path.is_absolute():
+            try:
+                path = path.resolve().relative_to(vault) if path.exists() else path.relative_to(vault)
+            except ValueError:
+                continue  # outside the vault: never indexed
+        out.append(path.as_posix())
+    return sorted(set(out), key=walk_order)
 
-    # 4. vectors: from the cache where the text was embedded before, else from the embedder
-    t = time.perf_counter()
-    vectors, embedded, reused, gap_ids, embedder_error, embedder_info, embedder_note = _vectors(
-        vault, settings, index_home, texts, notify, embedder, embed=embed, reembed=reembed
+
+# -- the write side: open, recover, update, commit ----------------------------------------------
+
+
+@dataclass
+class Base:
+    """What a writer starts from: the repository, its last commit's manifest and index."""
+
+    repo: IndexRepo
+    manifest: dict[str, Any] | None
+    data: store.IndexData | None
+    notes: list[str]
+
+
+def open_for_write(home: Path) -> Base:
+    """The index repository ready for a write (call with the lock held).
+
+    Creates it (an old single-folder index is simply rebuilt), discards what an interrupted
+    writer left, and loads the last commit's index (its snapshot, else rebuilt from the commit).
+    A commit that cannot be read leaves ``data`` None: the update rebuilds from the vault.
+    """
+    repo = IndexRepo(home)
+    notes: list[str] = []
+    if repo.path.exists() and not repo.exists():
+        shutil.rmtree(repo.path)
+    if not repo.exists():
+        repo.init()
+        if (home / store.LEGACY_SUBDIR).exists():
+            notes.append("the index was in the old single-folder layout: rebuilt as a repository")
+        return Base(repo, None, None, notes)
+    try:
+        notes.extend(repo.recover())
+    except Exception as exc:  # a repository git cannot work with: start it again from the vault
+        notes.append(f"the index repository could not be used ({exc}); rebuilt from the vault")
+        shutil.rmtree(repo.path)
+        repo.init()
+        return Base(repo, None, None, notes)
+    head = repo.head()
+    if head is None:
+        return Base(repo, None, None, notes)
+    try:
+        manifest = store.committed_manifest(repo, head)
+    except Exception as exc:
+        if repo.git("cat-file", "-e", f"{head}^{{tree}}", check=False) == b"" and not _object_ok(repo, head):
+            notes.append(f"the index repository lost its last commit ({exc}); rebuilt from the vault")
+            shutil.rmtree(repo.path)
+            repo.init()
+            return Base(repo, None, None, notes)
+        notes.append(f"the last commit's manifest cannot be read ({exc}); rebuilt from the vault")
+        return Base(repo, None, None, notes)
+    try:
+        data = store.load_commit(home, head)
+    except Exception as exc:
+        notes.append(f"the last commit cannot be read ({exc}); its files are indexed again from the vault")
+        return Base(repo, manifest, None, notes)
+    return Base(repo, manifest, data, notes)
+
+
+def _object_ok(repo: IndexRepo, commit: str) -> bool:
+    import subprocess
+
+    from memsearch.index.versioning import _git_env
+
+    proc = subprocess.run(
+        ["git", "-C", str(repo.path), "cat-file", "-e", f"{commit}^{{tree}}"],
+        capture_output=True,
+        env=_git_env(),
+        check=False,
     )
-    timings["vectors"] = time.perf_counter() - t
+    return proc.returncode == 0
 
-    # 5. save
-    t = time.perf_counter()
-    manifest = {
-        "vault": str(vault),
-        "built_at": datetime.now(tz=UTC).isoformat(timespec="seconds"),
-        "embedder": embedder_info,
-        "settings_fingerprint": _settings_fingerprint(settings),
-        "files": file_entries,
-        "skipped": {s.path: s.reason for s in skipped},
-        "gaps": gap_ids,
-        "embedder_error": embedder_error,
-        "embedder_note": embedder_note,
-    }
-    store.save(index_home, store.IndexData(all_chunks, keyword, graph, time_index, vectors, manifest))
-    timings["save"] = time.perf_counter() - t
-    # 6. signals: new memories that match a standing interest (after_index never raises)
-    from memsearch.signals import after_index
 
-    after_index(vault, index_home, settings, all_chunks)
-    return IndexReport(
-        vault=str(vault),
-        index_home=str(index_home),
-        files=len(parsed),
-        chunks=len(all_chunks),
-        embedded=embedded,
-        gaps=len(gap_ids),
-        reused=reused,
-        embedder=embedder_info.get("spec"),
-        embedder_note=embedder_note,
-        skipped=tuple(skipped),
-        warnings=tuple(warnings),
-        seconds=time.perf_counter() - started,
-        timings=timings,
-        embedder_error=embedder_error,
+@dataclass
+class _FileWork:
+    """One file indexed again in this run."""
+
+    path: str
+    sha256: str
+    parsed: ParsedFile
+    chunks: list[Chunk]
+    stamp: list[str] | None  # [source, iso] of the fallback timestamp its chunks took, if any
+    ids: list[int] = field(default_factory=list)
+
+
+class Update:
+    """One incremental update of an index (with the lock held), from ``base`` to a new commit.
+
+    ``data`` is the index being changed in memory; ``guard`` is held around every change of it
+    (a live engine passes its lock so searches never see half a change); ``live_ids`` overrides
+    the manifest's chunk ids of files that the live index already changed (``update_file``).
+    """
+
+    def __init__(
+        self,
+        vault: Path,
+        settings: Settings,
+        home: Path,
+        base: Base,
+        progress: Progress | None = None,
+        *,
+        guard: Any = None,
+        live_ids: dict[str, list[int]] | None = None,
+    ) -> None:
+        self.vault, self.settings, self.home, self.base = vault, settings, home, base
+        self.notify = progress or (lambda stage, done, total: None)
+        self.guard = guard or contextlib.nullcontext()
+        self.live_ids = dict(live_ids or {})
+        old = base.manifest
+        self.full = (
+            old is None
+            or base.data is None
+            or old.get("format") != store.FORMAT_VERSION
+            or old.get("settings_fingerprint") != _settings_fingerprint(settings)
+            or "next_id" not in old
+        )
+        self.old_files: dict[str, dict] = {} if old is None else dict(old.get("files", {}))
+        self.next_id = int((old or {}).get("next_id", 0) or 0)
+        if old is not None and not self.full:
+            self.data = base.data
+        else:
+            self.data = store.empty_index()
+        if old is not None and self.full:
+            # ids already used stay used, even by a manifest from before next_id was recorded
+            used = [cid for e in self.old_files.values() for cid in e.get("chunks", ())]
+            self.next_id = max(self.next_id, max(used, default=-1) + 1)
+
+    # -- 1. scan ------------------------------------------------------------------------------
+    def _scan(self, only: list[str] | None) -> tuple[dict[str, VaultFile], dict[str, str], set[str]]:
+        """(files read, skipped {path: reason}, paths looked at)."""
+        vault = self.vault
+        if only is None:
+            found = iter_markdown(vault)
+            looked = {p.relative_to(vault).as_posix() for p in found}
+        else:
+            found = []
+            for rel in only:
+                path = vault / rel
+                if _indexable(vault, rel) and (path.is_file() or path.is_symlink()):
+                    found.append(path)
+            looked = set(only)
+        files: dict[str, VaultFile] = {}
+        skipped: dict[str, str] = {}
+        for n, path in enumerate(found, 1):
+            got = read_file(vault, path)
+            if isinstance(got, Skipped):
+                skipped[got.path] = got.reason
+            else:
+                files[got.path] = got
+            self.notify("scan", n, len(found))
+        return files, skipped, looked
+
+    # -- the run ----------------------------------------------------------------------------
+    def apply(
+        self,
+        only: list[str] | None = None,
+        *,
+        embed: bool = True,
+        embedder: str | None = None,
+        reembed: bool = False,
+        started: float | None = None,
+        pending_note: str | None = None,
+    ) -> IndexReport:
+        started = time.perf_counter() if started is None else started
+        timings: dict[str, float] = {}
+        old_manifest = self.base.manifest or {}
+        t = time.perf_counter()
+        files, skipped, looked = self._scan(only)
+        timings["scan"] = time.perf_counter() - t
+
+        # 2. what changed: by content hash, then by the fallback timestamp the content lacks
+        t = time.perf_counter()
+        old_files = self.old_files
+        if self.full:
+            unchanged: list[str] = []
+            todo = list(files)
+        else:
+            unchanged = [p for p, vf in files.items() if old_files.get(p, {}).get("sha256") == vf.sha256]
+            todo = [p for p in files if p not in set(unchanged)]
+        gone = [p for p in old_files if p not in files and (only is None or p in looked)]
+        restamp_candidates = [p for p in unchanged if old_files[p].get("stamp")]
+        need_times = sorted(set(todo) | set(restamp_candidates))
+        commit_times = self._commit_times(need_times, only is None)
+        restamped: list[str] = []
+        for p in restamp_candidates:
+            if old_files[p]["stamp"] != _fallback(files[p], commit_times)[0]:
+                restamped.append(p)
+
+        work: dict[str, _FileWork] = {}
+        warnings: list[str] = []
+        for n, path in enumerate(sorted(todo, key=walk_order), 1):
+            vf = files[path]
+            try:
+                pf = chunk_file(vf.path, vf.text, self.settings)
+            except Exception as exc:  # one file must never stop the vault: name it and go on
+                skipped[path] = f"could not be chunked ({type(exc).__name__}: {exc})"
+                continue
+            chunks, stamp = _stamped(pf, vf, commit_times)
+            work[path] = _FileWork(path, vf.sha256, pf, chunks, stamp)
+            self.notify("chunk", n, len(todo))
+        for path in list(skipped):
+            if path in old_files and path not in gone:
+                gone.append(path)
+        timings["chunk"] = time.perf_counter() - t
+
+        # 3. keyword, graph, time: in memory, under fresh ids
+        t = time.perf_counter()
+        added = sorted((p for p in work if p not in old_files), key=walk_order)
+        changed = sorted((p for p in work if p in old_files), key=walk_order)
+        new_files: dict[str, dict] = {} if self.full else {p: dict(e) for p, e in old_files.items()}
+        for p in gone:
+            new_files.pop(p, None)
+        for path in sorted(work, key=walk_order):
+            item = work[path]
+            item.ids = list(range(self.next_id, self.next_id + len(item.chunks)))
+            self.next_id += len(item.chunks)
+            entry: dict[str, Any] = {
+                "sha256": item.sha256,
+                "chunks": item.ids,
+                "shard": store.shard_name(path),
+            }
+            if item.parsed.aliases:
+                entry["aliases"] = dict(item.parsed.aliases)
+            if item.stamp:
+                entry["stamp"] = item.stamp
+            if item.parsed.warnings:
+                entry["warnings"] = list(item.parsed.warnings)
+            new_files[path] = entry
+        restamp_work: dict[str, list[Chunk]] = {}
+        for path in restamped:
+            stamp = _fallback(files[path], commit_times)
+            ids = new_files[path]["chunks"]
+            restamp_work[path] = [
+                replace(self.data.chunks[cid], timestamp=stamp[1], timestamp_source=stamp[0][0])
+                if self.data.chunks[cid].timestamp_source in ("git", "mtime")
+                else self.data.chunks[cid]
+                for cid in ids
+            ]
+            new_files[path] = {**new_files[path], "stamp": stamp[0]}
+        aliases_changed = store.alias_map(old_files) != store.alias_map(new_files)
+        with self.guard:
+            if not self.full:
+                for path in sorted(set(gone) | set(changed)):
+                    store.remove_chunks(self.data, self.live_ids.get(path, old_files[path]["chunks"]))
+                for path in set(self.live_ids) - set(gone) - set(changed):
+                    # changed in the live index only, and back to what the commit holds
+                    store.remove_chunks(self.data, self.live_ids[path])
+                    if path in old_files and path not in work:
+                        work_back = self._committed_chunks(path)
+                        store.add_file_chunks(self.data, old_files[path]["chunks"], work_back, self._shape())
+            for path in sorted(work, key=lambda p: work[p].ids[:1] or [0]):
+                item = work[path]
+                store.add_file_chunks(self.data, item.ids, item.chunks, self.settings)
+            for path, chunks in restamp_work.items():
+                store.restamp_chunks(self.data, new_files[path]["chunks"], chunks)
+            if aliases_changed or self.full:
+                store.rebuild_graph(self.data, new_files)
+        timings["keyword_graph_time"] = time.perf_counter() - t
+
+        # 4. vectors: from the cache where the text was embedded before, else from the embedder
+        t = time.perf_counter()
+        vec = self._embed(new_files, work, embed=embed, embedder=embedder, reembed=reembed)
+        timings["vectors"] = time.perf_counter() - t
+        if pending_note and vec.error and not embed:
+            vec.error = pending_note
+
+        # 5. the manifest and the files that changed, then one commit
+        t = time.perf_counter()
+        all_gaps = sorted(vec.gaps)
+        for entry in new_files.values():
+            gaps = [cid for cid in entry["chunks"] if cid in vec.gaps]
+            if gaps:
+                entry["gaps"] = gaps
+            else:
+                entry.pop("gaps", None)
+        if only is not None:
+            kept_skips = {p: r for p, r in old_manifest.get("skipped", {}).items() if p not in looked}
+            skipped = {**kept_skips, **skipped}
+        manifest = {
+            "format": store.FORMAT_VERSION,
+            "vault": str(self.vault),
+            "built_at": datetime.now(tz=UTC).isoformat(timespec="seconds"),
+            "embedder": vec.info,
+            "settings_fingerprint": _settings_fingerprint(self.settings),
+            "index_settings": {k: getattr(self.settings, k) for k in store.SHAPE_FIELDS},
+            "files": dict(sorted(new_files.items())),
+            "skipped": dict(sorted(skipped.items())),
+            "gaps": all_gaps,
+            "embedder_error": vec.error if all_gaps or vec.ran else None,
+            "embedder_note": vec.note,
+            "next_id": self.next_id,
+        }
+        if not vec.ran and all_gaps:
+            manifest["embedder_error"] = old_manifest.get("embedder_error")
+        if not vec.ran:
+            manifest["embedder_note"] = old_manifest.get("embedder_note") if not self.full else vec.note
+        commit = self._write(manifest, work, gone, restamped, vec, added, changed)
+        timings["save"] = time.perf_counter() - t
+        self.data.manifest = manifest if commit else (self.base.manifest or manifest)
+        if commit:
+            self.data.commit = commit
+        elif self.base.data is not None and not self.full:
+            self.data.commit = self.base.data.commit
+        warnings = [f"{p}: {w}" for p, e in sorted(manifest["files"].items()) for w in e.get("warnings", ())]
+        n_vectors = len(self.data.vectors) if self.data.vectors is not None else 0
+        return IndexReport(
+            vault=str(self.vault),
+            index_home=str(self.home),
+            files=len(manifest["files"]),
+            chunks=len(self.data.chunks),
+            embedded=vec.embedded,
+            gaps=len(all_gaps),
+            reused=max(0, n_vectors - vec.embedded),
+            embedder=(manifest["embedder"] or {}).get("spec"),
+            embedder_note=vec.note,
+            skipped=tuple(Skipped(p, r) for p, r in manifest["skipped"].items()),
+            warnings=tuple(warnings),
+            seconds=time.perf_counter() - started,
+            timings=timings,
+            embedder_error=manifest["embedder_error"] if all_gaps or vec.ran else None,
+            commit=commit,
+            added=tuple(added),
+            changed=tuple(sorted(set(changed) | set(restamped), key=walk_order)),
+            removed=tuple(sorted(gone, key=walk_order)),
+            filled=vec.filled,
+            notes=tuple(self.base.notes),
+        )
+
+    def _shape(self) -> Settings:
+        return store.shape_of(self.base.manifest or {})
+
+    def _committed_chunks(self, path: str) -> list[Chunk]:
+        manifest = self.base.manifest or {}
+        commit = self.base.data.commit if self.base.data is not None else None
+        chunks, _ = store.read_files(self.base.repo, commit, manifest, [path])[path]
+        return [c for _, c in chunks]
+
+    def _commit_times(self, paths: list[str], whole: bool) -> dict[str, datetime]:
+        if not paths:
+            return {}
+        if whole:
+            return git_commit_times(self.vault)
+        return git_commit_times(self.vault, paths)
+
+    # -- 4. vectors -------------------------------------------------------------------------
+    def _embed(self, new_files: dict[str, dict], work: dict[str, _FileWork], **how: Any) -> _Vectors:
+        """Embed what needs a vector: every chunk after a change of embedder, else the new chunks
+        and the old gaps; ``_vectors`` decides the embedder and keeps its soft seams."""
+        from memsearch.embedders import choose_embedder, embedder_for
+
+        old = self.base.manifest or {}
+        previous = old.get("embedder") or {}
+        want_fp, source = None, None
+        with contextlib.suppress(Exception):
+            choice = choose_embedder(self.vault, how["embedder"], self.settings, self.home)
+            source = choice.source
+            want_fp = embedder_for(choice.spec, self.vault).fingerprint
+        everything = (
+            self.full
+            or how["reembed"]
+            or not previous.get("fingerprint")
+            or want_fp != previous.get("fingerprint")
+            or (self.data.vectors is None and bool(self.data.chunks) and not old.get("gaps"))
+        )
+        old_gaps = set(old.get("gaps", ())) if not self.full else set()
+        texts: list[str] = []
+        ids: list[int] = []
+        for path in sorted(new_files, key=lambda p: new_files[p]["chunks"][:1] or [0]):
+            entry = new_files[path]
+            fresh = path in work
+            if not (everything or fresh or any(cid in old_gaps for cid in entry["chunks"])):
+                continue
+            chunks = work[path].chunks if fresh else [self.data.chunks[cid] for cid in entry["chunks"]]
+            for i, cid in enumerate(entry["chunks"]):
+                if everything or fresh or cid in old_gaps:
+                    texts.append(embed_text(chunks, i, self.settings))
+                    ids.append(cid)
+        out = _Vectors(info=dict(previous), gaps=set(old_gaps))
+        if not texts and not everything:
+            if source and previous:
+                out.info["chosen_by"] = source  # what chose it this time (e.g. the index remembered it)
+            return out
+        got, embedded, _reused, failed, error, info, note = _embed_texts(
+            self.vault,
+            self.settings,
+            self.home,
+            texts,
+            self.notify,
+            how["embedder"],
+            embed=how["embed"],
+            reembed=how["reembed"],
+        )
+        out.ran, out.info, out.note, out.error, out.embedded = True, info, note, error, embedded
+        failed_ids = {ids[i] for i in failed}
+        with self.guard:
+            if everything:
+                dim = int(info["dim"]) if info.get("dim") else None
+                self.data.vectors = VectorIndex(dim) if dim and got is not None else None
+                out.gaps = {cid for cid in self.data.chunks if cid not in _ids_of(got, ids)}
+                out.rewrite_all = True
+            else:
+                out.gaps = (old_gaps - set(ids)) | failed_ids
+                if got is not None and self.data.vectors is None and info.get("dim"):
+                    self.data.vectors = VectorIndex(int(info["dim"]))
+            if got is not None and self.data.vectors is not None:
+                positions, matrix = got
+                if len(positions):
+                    self.data.vectors.add([ids[i] for i in positions], matrix)
+        out.gaps &= set(self.data.chunks)
+        out.filled = len((old_gaps & set(self.data.chunks)) - out.gaps)
+        return out
+
+    # -- 5. write and commit ------------------------------------------------------------------
+    def _write(
+        self,
+        manifest: dict,
+        work: dict[str, _FileWork],
+        gone: list[str],
+        restamped: list[str],
+        vec: _Vectors,
+        added: list[str],
+        changed: list[str],
+    ) -> str | None:
+        repo = self.base.repo
+        root = repo.path
+        old = self.base.manifest
+        staged: list[str] = []
+        if self.full and old is not None:
+            for sub in ("shards", "vectors"):
+                if (root / sub).exists():
+                    shutil.rmtree(root / sub)
+                    staged.append(sub)
+        for path in gone:
+            entry = self.old_files.get(path)
+            if entry is None or self.full:
+                continue
+            for rel in (store.shard_file(entry["shard"]), store.vector_file(entry["shard"])):
+                target = root / rel
+                if target.exists():
+                    target.unlink()
+                    staged.append(rel)
+            crashpoint("removed")
+        files = manifest["files"]
+        vector_paths = set(files) if vec.rewrite_all else set()
+        vector_paths |= {
+            p for p, e in files.items() if set(e["chunks"]) & vec.touched_gaps(self.old_files, p)
+        }
+        for path in sorted(set(work) | set(restamped) | vector_paths, key=walk_order):
+            entry = files[path]
+            name = entry["shard"]
+            if path in work or path in restamped:
+                chunks = work[path].chunks if path in work else [self.data.chunks[c] for c in entry["chunks"]]
+                rows = [
+                    (cid, chunk, store.embed_sha(embed_text(chunks, i, self.settings)))
+                    for i, (cid, chunk) in enumerate(zip(entry["chunks"], chunks, strict=True))
+                ]
+                staged.append(_put(root, store.shard_file(name), store.encode_shard(rows)))
+                crashpoint("shard")
+            rel = self._put_vectors(root, name, entry)
+            if rel:
+                staged.append(rel)
+            crashpoint("vectors")
+        if old is not None and _same(old, manifest) and not staged:
+            return None
+        staged.append(_put(root, store.MANIFEST, _manifest_bytes(manifest)))
+        crashpoint("manifest")
+        message = commit_message(
+            added, sorted(set(changed) | set(restamped), key=walk_order), gone, vec, manifest, old
+        )
+        commit = repo.commit(staged, message)
+        if commit is None:
+            return None
+        self.data.commit = commit
+        self.data.manifest = manifest
+        with contextlib.suppress(OSError):
+            store.save_snapshot(self.home, self.data)
+        store.prune_snapshots(self.home, keep={commit})
+        with contextlib.suppress(Exception):
+            repo.maintain()
+        legacy = self.home / store.LEGACY_SUBDIR
+        if legacy.is_dir() and (legacy / store.MANIFEST).exists():
+            shutil.rmtree(legacy, ignore_errors=True)
+        return commit
+
+    def _put_vectors(self, root: Path, name: str, entry: dict) -> str | None:
+        """Write (or delete) one file's vectors; the path to stage, None if nothing was there."""
+        rel = store.vector_file(name)
+        target = root / rel
+        rows = store.vector_rows(entry)
+        vectors = self.data.vectors
+        if vectors is None or not rows:
+            if target.exists():
+                target.unlink()
+                return rel
+            return None
+        matrix = np.stack([vectors._vectors[cid] for cid in rows])
+        return _put(root, rel, store.encode_vectors(matrix))
+
+
+@dataclass
+class _Vectors:
+    info: dict
+    gaps: set[int]
+    ran: bool = False
+    note: str | None = None
+    error: str | None = None
+    embedded: int = 0
+    filled: int = 0
+    rewrite_all: bool = False
+
+    def touched_gaps(self, old_files: dict[str, dict], path: str) -> set[int]:
+        """Chunk ids of ``path`` that were gaps before and are not now (their vectors came in)."""
+        before = set(old_files.get(path, {}).get("gaps", ()))
+        return before - self.gaps
+
+
+def _ids_of(got: tuple[list[int], np.ndarray] | None, ids: list[int]) -> set[int]:
+    return set() if got is None else {ids[i] for i in got[0]}
+
+
+def _put(root: Path, rel: str, data: bytes) -> str:
+    target = root / rel
+    if not target.parent.exists():
+        target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    store.atomic_write(target, data)
+    return rel
+
+
+def _indexable(vault: Path, rel: str) -> bool:
+    from memsearch.scan import IGNORED_DIRS, MARKDOWN_SUFFIXES
+
+    parts = rel.split("/")
+    if any(p in IGNORED_DIRS or p.startswith(".") for p in parts[:-1]) or parts[-1].startswith("."):
+        return False
+    return parts[-1].lower().endswith(MARKDOWN_SUFFIXES) and ".." not in parts
+
+
+def _fallback(vf: VaultFile, commit_times: dict[str, datetime]) -> tuple[list[str], datetime]:
+    """The timestamp a chunk without one takes: the file's last commit, else its mtime."""
+    when, source = commit_times.get(vf.path), "git"
+    if when is None:
+        when, source = datetime.fromtimestamp(vf.mtime, tz=UTC), "mtime"
+    return [source, when.isoformat()], when
+
+
+def _stamped(
+    pf: ParsedFile, vf: VaultFile, commit_times: dict[str, datetime]
+) -> tuple[list[Chunk], list[str] | None]:
+    if all(c.timestamp for c in pf.chunks):
+        return list(pf.chunks), None
+    stamp, when = _fallback(vf, commit_times)
+    chunks = [c if c.timestamp else replace(c, timestamp=when, timestamp_source=stamp[0]) for c in pf.chunks]
+    return chunks, stamp
+
+
+def _same(old: dict, new: dict) -> bool:
+    """Whether two manifests record the same index (the build time aside)."""
+
+    def strip(m: dict) -> dict:
+        return {k: v for k, v in m.items() if k != "built_at"}
+
+    return json.dumps(strip(old), sort_keys=True) == json.dumps(strip(new), sort_keys=True)
+
+
+def _manifest_bytes(manifest: dict) -> bytes:
+    """The manifest as JSON with one line per file, so a one-file update is a one-line diff."""
+    lines = ["{"]
+    keys = sorted(manifest)
+    for n, key in enumerate(keys):
+        comma = "," if n < len(keys) - 1 else ""
+        value = manifest[key]
+        if key == "files" and value:
+            lines.append(f' "{key}": {{')
+            items = list(value.items())
+            for i, (path, entry) in enumerate(items):
+                sep = "," if i < len(items) - 1 else ""
+                key_json = json.dumps(path, ensure_ascii=False)
+                lines.append(f"  {key_json}: {json.dumps(entry, sort_keys=True, ensure_ascii=False)}{sep}")
+            lines.append(f" }}{comma}")
+        else:
+            lines.append(
+                f" {json.dumps(key)}: {json.dumps(value, sort_keys=True, ensure_ascii=False)}{comma}"
+            )
+    lines.append("}")
+    return ("\n".join(lines) + "\n").encode("utf-8")
+
+
+def _names(label: str, paths: list[str]) -> list[str]:
+    if not paths:
+        return []
+    shown = paths[:MESSAGE_FILES]
+    more = len(paths) - len(shown)
+    return [
+        f"{label} ({len(paths)}):",
+        *(f"  {p}" for p in shown),
+        *([f"  ... and {more} more"] if more else []),
+    ]
+
+
+def commit_message(
+    added: list[str],
+    changed: list[str],
+    removed: list[str],
+    vec: _Vectors,
+    manifest: dict,
+    old: dict | None = None,
+) -> str:
+    """Subject naming the files (or counting them), then every list (long ones cut, with a count)."""
+    named = [("+", p) for p in added] + [("~", p) for p in changed] + [("-", p) for p in removed]
+    if named and len(named) <= 3:
+        subject = "index " + " ".join(f"{sign}{p}" for sign, p in named)
+    elif named:
+        subject = (
+            f"index +{len(added)} ~{len(changed)} -{len(removed)} files ({named[0][0]}{named[0][1]}, ...)"
+        )
+    elif vec.filled:
+        subject = f"vectors: {vec.filled} embedding gaps filled"
+    elif vec.rewrite_all:
+        subject = f"vectors: re-embedded with {manifest['embedder'].get('spec')}"
+    elif old is not None and old.get("embedder") != manifest.get("embedder"):
+        info = manifest.get("embedder") or {}
+        subject = f"embedder {info.get('spec')} (chosen by {info.get('chosen_by')})"
+    else:
+        subject = "index: manifest updated"
+    body = [*_names("added", added), *_names("changed", changed), *_names("removed", removed)]
+    if vec.filled and named:
+        body.append(f"{vec.filled} embedding gaps filled")
+    if manifest.get("gaps"):
+        body.append(f"{len(manifest['gaps'])} chunks await vectors ({manifest.get('embedder_error')})")
+    if vec.note:
+        body.append(vec.note)
+    return subject + ("\n\n" + "\n".join(body) if body else "") + "\n"
+
+
+def _embed_texts(
+    vault: Path,
+    settings: Settings,
+    index_home: Path,
+    texts: list[str],
+    notify: Progress,
+    explicit: str | None,
+    *,
+    embed: bool,
+    reembed: bool,
+) -> tuple[tuple[list[int], np.ndarray] | None, int, int, list[int], str | None, dict, str | None]:
+    """:func:`_vectors`, returning ``(positions with a vector, their rows)`` instead of an index."""
+    holder: dict[str, Any] = {}
+
+    def keep(ok_ids: list[int], matrix: np.ndarray) -> None:
+        holder["got"] = (ok_ids, matrix)
+
+    vectors, embedded, reused, failed, error, info, note = _vectors(
+        vault, settings, index_home, texts, notify, explicit, embed=embed, reembed=reembed, sink=keep
     )
+    got = holder.get("got")
+    if vectors is None:
+        got = None
+    return got, embedded, reused, failed, error, info, note
 
 
 def _vectors(
@@ -227,10 +879,12 @@ def _vectors(
     *,
     embed: bool,
     reembed: bool,
+    sink: Callable[[list[int], np.ndarray], None] | None = None,
 ) -> tuple[VectorIndex | None, int, int, list[int], str | None, dict, str | None]:
     """Stage 4: ``(vectors, embedded, reused, gap chunk ids, embedder error, manifest record, note)``.
 
-    Chunk ids are the positions in ``texts``. The embedder is a soft seam: whatever it could
+    Chunk ids are the positions in ``texts``; ``sink(positions, rows)`` also receives the vectors
+    as plain rows. The embedder is a soft seam: whatever it could
     not embed is a gap (the vectors it did compute are kept, in the index and the cache), and
     nothing here raises for its sake.
 
@@ -324,6 +978,8 @@ def _vectors(
     if ok_ids and embedder is not None:
         vectors = VectorIndex(int(embedder.dim))
         vectors.add(ok_ids, outcome.vectors[outcome.ok])
+        if sink is not None:  # the raw rows, for a caller that merges them into its own index
+            sink(ok_ids, outcome.vectors[outcome.ok])
     return vectors, outcome.embedded, outcome.reused, outcome.failed, outcome.error, info, note
 
 

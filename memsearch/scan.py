@@ -77,13 +77,17 @@ def read_file(vault: Path, path: Path) -> VaultFile | Skipped:
     return VaultFile(rel, text, hashlib.sha256(data).hexdigest(), stat.st_mtime)
 
 
-def git_commit_times(vault: Path) -> dict[str, datetime]:
-    """Last commit time of every file tracked in the vault's git repository (one git call)."""
+def git_commit_times(vault: Path, paths: list[str] | None = None) -> dict[str, datetime]:
+    """Last commit time of every file tracked in the vault's git repository (one git call);
+    with ``paths``, of those files only (an update of a few files need not read all history)."""
     if not (vault / ".git").exists():
         return {}
+    if paths is not None and not paths:
+        return {}
+    limit = ["--", *paths] if paths else []
     try:
         out = subprocess.run(
-            ["git", "-C", str(vault), "log", "--format=%x00%ct", "--name-only", "--no-renames"],
+            ["git", "-C", str(vault), "log", "--format=%x00%ct", "--name-only", "--no-renames", *limit],
             capture_output=True,
             text=True,
             timeout=60,
@@ -100,3 +104,13 @@ def git_commit_times(vault: Path) -> dict[str, datetime]:
         for name in lines[1:]:
             times.setdefault(name.strip(), when)  # newest commit comes first
     return times
+
+
+def walk_order(rel_path: str) -> tuple[tuple[int, str], ...]:
+    """Sort key that puts vault-relative paths in :func:`iter_markdown`'s order.
+
+    A folder's own files come before its subfolders, each sorted by name; an incremental update
+    that orders files this way does what a full scan would (alias precedence, new chunk ids).
+    """
+    parts = rel_path.split("/")
+    return (*((1, p) for p in parts[:-1]), (0, parts[-1]))

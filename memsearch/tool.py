@@ -436,7 +436,7 @@ class MemoryTools:
         self.settings = settings
         self.auto_index = auto_index
         self._engine: Any = None
-        self._stamp: tuple[int, int, int] | None = None
+        self._stamp: str | None = None
         self._lock = threading.RLock()
 
     # -- plumbing --
@@ -451,14 +451,11 @@ class MemoryTools:
 
         return self.index_dir or store.default_home(vault)
 
-    def _manifest_stamp(self, vault: Path) -> tuple[int, int, int] | None:
+    def _manifest_stamp(self, vault: Path) -> str | None:
+        """The commit the index serves now (a new commit = an update to load); None: no index."""
         from memsearch.index import store
 
-        try:
-            st = (self._index_home(vault) / store.INDEX_SUBDIR / "manifest.json").stat()
-        except OSError:
-            return None
-        return (st.st_ino, st.st_mtime_ns, st.st_size)
+        return store.head_commit(self._index_home(vault))
 
     def engine(self, notes: list[str] | None = None) -> Any:
         """The loaded index (a :class:`memsearch.api.Memsearch`), fresh after every reindex."""
@@ -477,6 +474,8 @@ class MemoryTools:
                 stamp = self._manifest_stamp(vault)
             if stamp is None and self._engine is not None:
                 return self._engine  # a reindex is swapping the folder in: the old index still answers
+            if self._engine is not None and stamp == getattr(self._engine.index, "commit", None):
+                self._stamp = stamp  # the engine made this commit itself (update_file)
             if self._engine is None or stamp != self._stamp:
                 try:
                     self._engine = open_index(vault, self.settings, self.index_dir)

@@ -163,8 +163,16 @@ def test_empty_vault(tmp_path):
 
 
 def test_corrupt_index_is_reported_not_raised(vault_copy):
+    import shutil
+    import subprocess
+
     index_vault(vault_copy, embed=False)
-    (vault_copy / ".memsearch" / "index" / "chunks.jsonl").write_text("{broken\n")
+    # A commit whose shards cannot be read (a cache is rebuilt; a bad commit is reported).
+    repo = vault_copy / ".memsearch" / "repo"
+    for shard in (repo / "shards").rglob("*.jsonl"):
+        shard.write_text("{broken\n")
+    subprocess.run(["git", "-C", str(repo), "commit", "-qam", "broken"], check=True)
+    shutil.rmtree(vault_copy / ".memsearch" / "cache" / "snapshots")
     answer = MemoryTools(vault_copy).memory_search("keys")
     _readable(answer)
     assert answer["code"] == "index_corrupt"
@@ -216,7 +224,7 @@ def test_the_old_index_answers_while_a_reindex_swaps_it_in(vault_copy):
     index_vault(vault_copy, embed=False)
     tools = MemoryTools(vault_copy)
     assert tools.memory_search("sign_ed25519")["ok"]
-    folder = vault_copy / ".memsearch" / "index"
-    folder.rename(folder.with_name("index-moving"))  # the instant between the two renames of a swap
+    folder = vault_copy / ".memsearch" / "repo"
+    folder.rename(folder.with_name("repo-moving"))  # the index unreadable for an instant
     answer = tools.memory_search("sign_ed25519", k=1)
     assert answer["ok"] and answer["results"][0]["path"] == "reference/redflag.md"

@@ -33,7 +33,6 @@ from the vault config's table named after the backend, e.g.::
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,7 +41,6 @@ from typing import Any
 from memsearch.config import CONFIG_FILENAME, Settings, load_config_file
 from memsearch.embedding import DEFAULT_EMBEDDER, Embedder, get_embedder, split_spec
 from memsearch.errors import ConfigError
-from memsearch.index.store import INDEX_SUBDIR
 
 #: Environment variable naming the embedder (beaten only by an explicit ``--embedder``).
 EMBEDDER_ENV = "MEMSEARCH_EMBEDDER"
@@ -71,10 +69,9 @@ def index_manifest_embedder(index_home: Path | None) -> dict[str, Any]:
     """The ``embedder`` record of the index at ``index_home`` ({} if none or unreadable)."""
     if index_home is None:
         return {}
-    try:
-        manifest = json.loads((Path(index_home) / INDEX_SUBDIR / "manifest.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
+    from memsearch.index.store import read_manifest
+
+    manifest = read_manifest(Path(index_home))
     info = manifest.get("embedder") if isinstance(manifest, dict) else None
     return info if isinstance(info, dict) else {}
 

@@ -7,7 +7,6 @@ raises for a missing index or a dead server: those are findings, not errors.
 
 from __future__ import annotations
 
-import json
 import time
 from pathlib import Path
 from typing import Any
@@ -74,11 +73,7 @@ def diagnose(
     report: dict[str, Any] = {"vault": str(vault), "index": str(home), "index_embedder": built or None}
 
     if built:
-        manifest_path = home / store.INDEX_SUBDIR / "manifest.json"
-        try:
-            manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            manifest = {}
+        manifest = store.read_manifest(home)
         report["gaps"] = len(manifest.get("gaps", []))
         report["embedder_error"] = manifest.get("embedder_error")
         if report["gaps"]:

@@ -1,0 +1,313 @@
+"""The index repository: a git repository of small, diffable files, one commit per update.
+
+``<index home>/repo`` holds ``manifest.json``, ``shards/`` (one file's chunks) and ``vectors/``
+(that file's vectors). Every update that changes the index is one commit whose message names the
+files added, changed and removed; ``memsearch log`` lists them, ``search --at`` reads the index as
+a commit had it, and ``rollback`` makes an old state current as a new commit (history is never
+rewritten).
+
+The repository is private plumbing, so it is insulated from the user's git setup: the user's and
+the system's git config are not read (no signing, no hooks, no fsmonitor, no autocrlf), inherited
+``GIT_*`` variables are dropped, automatic gc is off (packing is done here, under the write lock),
+and every file git writes is owner-only (umask 077).
+
+The commit is the unit of truth. A writer changes the work tree only while it holds the lock
+(:mod:`memsearch.lock`); readers only read committed objects. So uncommitted changes, or a git lock
+file, found by the next holder of the lock are what an interrupted writer left: :meth:`recover`
+discards them (``reset --hard`` and ``clean -fdx``, inside this repository only), and the next
+incremental run redoes the work from the vault.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+from memsearch.errors import IndexCorruptError, RevisionError
+
+REPO_SUBDIR = "repo"
+BRANCH = "main"
+AUTHOR_NAME = "memsearch"
+AUTHOR_EMAIL = "memsearch@localhost"
+#: Local config of the repository (the user's global and system config are not read at all).
+REPO_CONFIG: tuple[tuple[str, str], ...] = (
+    ("user.name", AUTHOR_NAME),
+    ("user.email", AUTHOR_EMAIL),
+    ("gc.auto", "0"),
+    ("core.hooksPath", "/dev/null"),
+    ("commit.gpgsign", "false"),
+    ("core.autocrlf", "false"),
+    ("core.fsmonitor", "false"),
+    ("core.quotepath", "false"),
+    ("core.logallrefupdates", "false"),
+)
+#: Pack loose objects once this many accumulate (about 25 one-file updates): successive versions of
+#: the manifest then delta-compress against each other instead of each costing a whole zlib copy.
+REPACK_LOOSE_OBJECTS = 200
+#: Fold all packs into one once there are this many (deltas across batches; old packs dropped).
+CONSOLIDATE_PACKS = 8
+
+
+# -- crash points: a test kills the writer at each step of an update ---------------------------------
+
+CRASH_ENV = "MEMSEARCH_CRASH_AT"
+CRASH_LOG_ENV = "MEMSEARCH_CRASH_LOG"
+_crash_count = 0
+
+
+def crashpoint(name: str) -> None:
+    """Die here (SIGKILL, like ``kill -9``) when ``$MEMSEARCH_CRASH_AT`` names this point or its number.
+
+    ``$MEMSEARCH_CRASH_LOG`` (a file) records every point passed, so a test knows how many there are.
+    Costs one environment lookup when neither is set.
+    """
+    global _crash_count
+    target = os.environ.get(CRASH_ENV)
+    log = os.environ.get(CRASH_LOG_ENV)
+    if not target and not log:
+        return
+    _crash_count += 1
+    if log:
+        with open(log, "a", encoding="utf-8") as fh:
+            fh.write(f"{_crash_count} {name}\n")
+    if target and target in (str(_crash_count), name):
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+def _git_env() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+    env.update(
+        GIT_CONFIG_NOSYSTEM="1",
+        GIT_CONFIG_GLOBAL=os.devnull,
+        GIT_TERMINAL_PROMPT="0",
+        LC_ALL="C",
+        LANGUAGE="C",
+    )
+    return env
+
+
+@dataclass(frozen=True)
+class CommitInfo:
+    commit: str
+    time: int  # unix seconds
+    subject: str
+    body: str
+
+    def to_dict(self) -> dict:
+        return {"commit": self.commit, "time": self.time, "subject": self.subject, "body": self.body}
+
+
+class IndexRepo:
+    """The git repository at ``<home>/repo``.
+
+    Commands run the git binary directly rather than through gitpython: gitpython passes the
+    caller's environment on (an inherited ``GIT_DIR``, as inside a git hook, would point every
+    command at the user's repository) and cannot set a umask for what git writes.
+    """
+
+    def __init__(self, home: Path) -> None:
+        self.home = Path(home)
+        self.path = self.home / REPO_SUBDIR
+        self.git_dir = self.path / ".git"
+
+    # -- plumbing ---------------------------------------------------------------------------------
+    def git(self, *args: str, input: bytes | None = None, check: bool = True) -> bytes:
+        """Run ``git args`` in the repository (umask 077), returning stdout."""
+        cmd = ["sh", "-c", 'umask 077 && exec git "$@"', "git", "-C", str(self.path), *args]
+        proc = subprocess.run(cmd, input=input, capture_output=True, env=_git_env(), check=False)
+        if check and proc.returncode != 0:
+            err = proc.stderr.decode("utf-8", "replace").strip()
+            raise IndexCorruptError(
+                f"git {args[0]} failed in the index repository {self.path} ({err or proc.returncode});"
+                " run `memsearch index VAULT` to repair it from the vault"
+            )
+        return proc.stdout
+
+    def exists(self) -> bool:
+        return (self.git_dir / "HEAD").is_file()
+
+    def init(self) -> None:
+        """Create the repository (owner-only, no hooks, local identity, gc off)."""
+        self.path.mkdir(parents=True, exist_ok=True, mode=0o700)
+        os.chmod(self.path, 0o700)
+        self.git("init", "-q", "--template=", f"--initial-branch={BRANCH}")
+        for key, value in REPO_CONFIG:
+            self.git("config", key, value)
+
+    # -- what is committed ------------------------------------------------------------------------
+    def head(self) -> str | None:
+        """The commit HEAD names, or None before the first commit (no git process: a few file reads)."""
+        try:
+            ref = (self.git_dir / "HEAD").read_text(encoding="utf-8").strip()
+        except OSError:
+            return None
+        if not ref.startswith("ref: "):
+            return ref or None
+        name = ref[5:]
+        try:
+            sha = (self.git_dir / name).read_text(encoding="utf-8").strip()
+            return sha or None
+        except FileNotFoundError:
+            pass
+        except OSError:
+            return None
+        try:
+            for line in (self.git_dir / "packed-refs").read_text(encoding="utf-8").splitlines():
+                if line.endswith(" " + name):
+                    return line.split(" ", 1)[0]
+        except OSError:
+            pass
+        return None
+
+    def resolve(self, rev: str) -> str:
+        """The full commit id ``rev`` names (``HEAD~2``, a short id, ...), or RevisionError."""
+        if not self.exists():
+            raise RevisionError(f"the index at {self.home} has no history yet; run `memsearch index VAULT`")
+        if not rev or rev.startswith("-"):
+            raise RevisionError(f"{rev!r} is not a revision; `memsearch log` lists the index's commits")
+        out = self.git("rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}", check=False).strip()
+        if not out:
+            raise RevisionError(
+                f"{rev!r} names no commit of the index at {self.home}; `memsearch log` lists them"
+            )
+        return out.decode()
+
+    def log(self, limit: int | None = None, rev: str = "HEAD") -> list[CommitInfo]:
+        if self.head() is None:
+            return []
+        args = ["log", "--format=%H%x1f%ct%x1f%s%x1f%b%x1e"]
+        if limit:
+            args.append(f"-n{int(limit)}")
+        out = self.git(*args, rev).decode("utf-8", "replace")
+        commits = []
+        for record in out.split("\x1e"):
+            record = record.strip("\n")
+            if not record:
+                continue
+            sha, when, subject, body = record.split("\x1f", 3)
+            commits.append(CommitInfo(sha, int(when), subject, body.strip()))
+        return commits
+
+    def tree(self, commit: str, *prefixes: str) -> dict[str, str]:
+        """``{path: blob id}`` of a commit's files (under ``prefixes`` if given)."""
+        out = self.git("ls-tree", "-r", "-z", "--full-tree", commit, "--", *prefixes)
+        files = {}
+        for entry in out.split(b"\0"):
+            if not entry:
+                continue
+            meta, path = entry.split(b"\t", 1)
+            files[path.decode()] = meta.split()[2].decode()
+        return files
+
+    def read_blobs(self, ids: list[str]) -> dict[str, bytes]:
+        """The contents of many blobs in one ``git cat-file --batch``."""
+        if not ids:
+            return {}
+        unique = list(dict.fromkeys(ids))
+        out = self.git("cat-file", "--batch", input=("\n".join(unique) + "\n").encode())
+        blobs: dict[str, bytes] = {}
+        pos = 0
+        for blob_id in unique:
+            end = out.index(b"\n", pos)
+            header = out[pos:end].split()
+            if len(header) < 3 or header[1] == b"missing":
+                raise IndexCorruptError(
+                    f"the index repository {self.path} lacks object {blob_id};"
+                    " run `memsearch index VAULT` to rebuild it from the vault"
+                )
+            size = int(header[2])
+            blobs[blob_id] = out[end + 1 : end + 1 + size]
+            pos = end + 1 + size + 1
+        return blobs
+
+    def read(self, commit: str, path: str) -> bytes | None:
+        out = subprocess.run(
+            ["git", "-C", str(self.path), "cat-file", "blob", f"{commit}:{path}"],
+            capture_output=True,
+            env=_git_env(),
+            check=False,
+        )
+        return out.stdout if out.returncode == 0 else None
+
+    def changed_paths(self, old: str, new: str) -> list[str]:
+        """Paths whose content differs between two commits (added, changed or removed)."""
+        out = self.git("diff", "--no-renames", "--name-only", "-z", old, new)
+        return [p.decode() for p in out.split(b"\0") if p]
+
+    # -- writing ------------------------------------------------------------------------------------
+    def dirty(self) -> bool:
+        """Whether the work tree or the staging area differs from HEAD (an interrupted write)."""
+        out = self.git("status", "--porcelain", "-z", "--untracked-files=all", "--ignored=matching")
+        return bool(out.strip(b"\0"))
+
+    def recover(self) -> list[str]:
+        """Discard what an interrupted writer left (call with the write lock held); returns what was done."""
+        notes = []
+        for stale in [
+            self.git_dir / "index.lock",
+            self.git_dir / "HEAD.lock",
+            self.git_dir / "packed-refs.lock",
+        ]:
+            if stale.exists():
+                stale.unlink(missing_ok=True)
+                notes.append(f"removed a stale {stale.name}")
+        refs = self.git_dir / "refs"
+        if refs.is_dir():
+            for stale in refs.rglob("*.lock"):
+                stale.unlink(missing_ok=True)
+                notes.append(f"removed a stale {stale.relative_to(self.git_dir)}")
+        if self.dirty():
+            if self.head() is not None:
+                self.git("reset", "--hard", "-q")
+            else:
+                self.git("rm", "-r", "-q", "--cached", "--ignore-unmatch", ".")
+            self.git("clean", "-fdxq")
+            notes.append("discarded the uncommitted changes of an interrupted update")
+        return notes
+
+    def commit(self, paths: list[str], message: str) -> str | None:
+        """Stage ``paths`` (written or deleted) and commit them; None when nothing changed."""
+        if paths:
+            for start in range(0, len(paths), 1000):
+                self.git("add", "-A", "--", *paths[start : start + 1000])
+        if self.head() is not None and not self.git("diff", "--cached", "--name-only", "-z").strip(b"\0"):
+            return None
+        crashpoint("before-commit")
+        self.git("commit", "-q", "--no-verify", "--allow-empty-message", "-F", "-", input=message.encode())
+        crashpoint("after-commit")
+        return self.head()
+
+    def checkout_tree(self, commit: str) -> None:
+        """Make the work tree and staging area exactly ``commit``'s tree (HEAD does not move)."""
+        self.git("read-tree", "--reset", "-u", commit)
+        self.git("clean", "-fdxq")
+
+    def maintain(self) -> None:
+        """Pack loose objects now and then, so a repository of many small commits stays small."""
+        loose = 0
+        objects = self.git_dir / "objects"
+        try:
+            for entry in os.scandir(objects):
+                if len(entry.name) == 2 and entry.is_dir():
+                    loose += len(os.listdir(entry.path))
+        except OSError:
+            return
+        if loose < REPACK_LOOSE_OBJECTS:
+            return
+        self.git("repack", "-d", "-q")
+        packs = list((objects / "pack").glob("*.pack"))
+        if len(packs) >= CONSOLIDATE_PACKS:
+            self.git("repack", "-a", "-d", "-q")
+        self.git("prune-packed", "-q", check=False)
+
+    def size_bytes(self) -> int:
+        total = 0
+        for root, _dirs, files in os.walk(self.git_dir):
+            for name in files:
+                with contextlib.suppress(OSError):
+                    total += os.lstat(os.path.join(root, name)).st_size
+        return total
