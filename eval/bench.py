@@ -32,6 +32,7 @@ and the JSON every pass (the spread of p50 across passes is the noise figure).
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import platform
@@ -161,6 +162,14 @@ def du(path: Path) -> int:
     return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
 
 
+def index_sizes(home: Path) -> dict[str, int]:
+    """Bytes on disk: the index (all but the two below), its git repository, the embedding cache."""
+    total = du(home)
+    git = du(home / "repo" / ".git")
+    embeddings = sum(p.stat().st_size for p in home.glob("cache/embeddings.sqlite*") if p.is_file())
+    return {"index_bytes": total - git - embeddings, "git_bytes": git, "cache_bytes": embeddings}
+
+
 def run_child(args: list[str], env: dict[str, str] | None = None, stdin: str | None = None) -> dict:
     """Run a child process; its wall time, exit code, stdout and peak RSS (MB) from wait4."""
     with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
@@ -226,8 +235,7 @@ def w_build(task: dict) -> dict:
         "reused": report.reused,
         "gaps": report.gaps,
         "embedder_error": report.embedder_error,
-        "index_bytes": du(home / "index"),
-        "cache_bytes": du(home / "cache"),
+        **index_sizes(home),
     }
 
 
@@ -296,71 +304,79 @@ def w_serve(task: dict) -> dict:
         "runs": runs,
         "failures": failures,
     }
-    if task.get("update_files"):
-        result["update"] = _one_file_updates(engine, task["update_files"])
     result["rss_peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
     return result
 
 
-def _one_file_updates(engine, n_files: int) -> dict:
-    """Replace one file's chunks in the loaded index structures, as an incremental indexer would.
+def w_update(task: dict) -> dict:
+    """One-file updates through the engine, until searchable: change a file, index that path.
 
-    memsearch has no incremental indexer yet (a change re-indexes the vault: see the re-index row);
-    this measures the floor such an update has in the index structures themselves: chunk the file,
-    then remove its old chunks from keyword, graph and time and add the new ones under fresh ids
-    (searchable by those three), then the semantic side (embed with the index's embedder, add to
-    the HNSW graph).
+    For each of ``files`` files (spread over the vault): append a line with a fresh word, then
+    ``index_vault(paths=[file], embed=False)`` (searchable by keyword, graph and time), then
+    ``index_vault(paths=[file])`` (its vectors: semantic too), then check a fresh engine finds the
+    word, then restore the file and index it again. Also one whole-vault update after a one-file
+    change (what the cron job does: scan everything, index what changed).
     """
-    from dataclasses import replace
-    from datetime import UTC
+    register_standin()
+    import inspect
 
-    from memsearch.chunkers import chunk_file
-    from memsearch.indexer import embed_text, keyword_terms
-    from memsearch.tokenize import tokenize
+    from memsearch import indexer
+    from memsearch.api import index_vault, open_index
 
-    index, settings, vault = engine.index, engine.settings, engine.vault
-    files = sorted(index.manifest.get("files", {}).items())
-    step = max(1, len(files) // n_files)
-    picked = files[::step][:n_files]
-    next_id = index.n_ids
-    lexical, semantic, chunk_counts, found = [], [], [], 0
-    embedder = engine._embedder
-    for rel, entry in picked:
-        text = (vault / rel).read_text(encoding="utf-8") + "\nA fresh line about zebracorn migrations.\n"
+    vault, home = Path(task["vault"]), Path(task["index_dir"])
+    # The engine's own entry (the API wrapper does not pass ``paths`` on): what ``watch`` calls.
+    incremental = "paths" in inspect.signature(indexer.index_vault).parameters
+    files = sorted(
+        p.relative_to(vault).as_posix() for p in vault.rglob("*.md") if ".memsearch" not in p.parts
+    )
+    step = max(1, len(files) // task["files"])
+    picked = files[::step][: task["files"]]
+    lexical, semantic, restore, found, embedded = [], [], [], 0, []
+
+    def run(rel: str, **kw) -> tuple[float, object]:
         t = time.perf_counter()
-        pf = chunk_file(rel, text, settings)
-        fallback = datetime.now(tz=UTC)
-        chunks = [
-            c if c.timestamp else replace(c, timestamp=fallback, timestamp_source="mtime") for c in pf.chunks
-        ]
-        for old in entry["chunks"]:
-            index.keyword.remove(old)
-            index.graph.remove(old)
-            index.time.remove(old)
-            index.chunks.pop(old, None)
-        new_ids = list(range(next_id, next_id + len(chunks)))
-        next_id += len(chunks)
-        for i, (cid, chunk) in enumerate(zip(new_ids, chunks, strict=True)):
-            index.chunks[cid] = chunk
-            index.keyword.add(cid, keyword_terms(chunks, i, settings))
-            index.graph.add(cid, chunk.entities)
-            index.time.set(cid, chunk.timestamp, timeless=chunk.fact_type == "world")
-        lexical.append((time.perf_counter() - t) * 1000.0)
+        if incremental:
+            report = indexer.index_vault(vault, index_home=home, embedder=task["embedder"], paths=[rel], **kw)
+        else:
+            report = index_vault(vault, index_dir=home, embedder=task["embedder"], **kw)
+        return (time.perf_counter() - t) * 1000.0, report
+
+    for n, rel in enumerate(picked):
+        path = vault / rel
+        original = path.read_bytes()
+        word = f"zebracorn{n}x{task.get('salt', 0)}"
+        try:
+            path.write_bytes(original + f"\n\nA fresh note about {word} migrations.\n".encode())
+            ms, _ = run(rel, embed=False)
+            lexical.append(ms)
+            ms, report = run(rel)
+            semantic.append(lexical[-1] + ms)
+            embedded.append(float(report.embedded))
+            engine = open_index(vault, index_dir=home)
+            found += any(r.path == rel for r in engine.search(word, 5, strategies=["keyword"]).results)
+        finally:
+            path.write_bytes(original)
+        ms, _ = run(rel)
+        restore.append(ms)
+    # The cron job's view: a one-file change, then a whole-vault update.
+    rel = picked[0]
+    original = (vault / rel).read_bytes()
+    try:
+        (vault / rel).write_bytes(original + b"\n\nOne more line for the scan.\n")
         t = time.perf_counter()
-        if embedder is not None and index.vectors is not None:
-            vecs = embedder.embed_documents([embed_text(chunks, i, settings) for i in range(len(chunks))])
-            index.vectors.remove(entry["chunks"])
-            index.vectors.add(new_ids, vecs)
-        semantic.append((time.perf_counter() - t) * 1000.0)
-        entry["chunks"] = new_ids
-        chunk_counts.append(len(chunks))
-        hits = index.keyword.search(tokenize("zebracorn"), 1000)
-        found += any(h.chunk_id in new_ids for h in hits)
+        index_vault(vault, index_dir=home, embedder=task["embedder"])
+        scan_ms = (time.perf_counter() - t) * 1000.0
+    finally:
+        (vault / rel).write_bytes(original)
+    index_vault(vault, index_dir=home, embedder=task["embedder"])
     return {
+        "incremental_api": incremental,
         "files": len(picked),
-        "chunks_per_file": summary([float(c) for c in chunk_counts]),
         "lexical_ms": summary(lexical),
         "semantic_ms": summary(semantic),
+        "restore_ms": summary(restore),
+        "embedded_per_update": summary(embedded),
+        "whole_vault_update_ms": scan_ms,
         "searchable": found,
     }
 
@@ -413,7 +429,7 @@ def w_embed(task: dict) -> dict:
     return out
 
 
-WORKERS = {"build": w_build, "serve": w_serve, "embed": w_embed}
+WORKERS = {"build": w_build, "serve": w_serve, "update": w_update, "embed": w_embed}
 
 
 # -- orchestration ----------------------------------------------------------------------------------
@@ -454,6 +470,12 @@ def export_ref(ref: str, cache: Path) -> tuple[Path, str]:
         )
         subprocess.run(["tar", "-x", "-C", str(tree)], input=archive.stdout, check=True)
     return tree, sha
+
+
+def memsearch_path(env: dict[str, str]) -> str:
+    """Where the child processes import memsearch from (the code a column measured)."""
+    got = run_child([sys.executable, "-c", "import memsearch; print(memsearch.__file__)"], env=env)
+    return got["stdout"].strip()
 
 
 def cli_command(standin: bool) -> list[str]:
@@ -538,28 +560,38 @@ def bench_config(
     *,
     embedder: str,
     builds: int,
-    cold_build: bool = True,
+    reindexes: int,
+    keep: bool = False,
 ) -> dict:
-    """Every measure for one (vault, embedder, code) configuration."""
+    """Every measure for one (vault, embedder, code) configuration.
+
+    ``builds`` from scratch (the index and its embedding cache removed first), then ``reindexes``
+    unchanged re-indexes. ``keep``: build only if there is no index yet, and remember that cold
+    build beside the index (a real-model build of 10k chunks takes minutes; later runs show it
+    with the time it was measured).
+    """
     out: dict = {"label": label, "vault": str(vault), "embedder": embedder, "builds": []}
+    stamp = home / "bench-cold-build.json"
+    if keep and (home / "index" / "manifest.json").exists() and stamp.exists():
+        builds = 0
+        out["builds"].append({**json.loads(stamp.read_text()), "from_earlier_run": True})
     for i in range(builds):
-        fresh = cold_build or not (home / "index" / "manifest.json").exists()
-        log(f"{label}: build {i + 1}/{builds} ({'from scratch' if fresh else 'over the embedding cache'})")
-        out["builds"].append(
-            worker(
-                {
-                    "kind": "build",
-                    "vault": str(vault),
-                    "index_dir": str(home),
-                    "embedder": embedder,
-                    "fresh": fresh,
-                },
-                env,
+        log(f"{label}: build {i + 1}/{builds} from scratch")
+        task = {
+            "kind": "build",
+            "vault": str(vault),
+            "index_dir": str(home),
+            "embedder": embedder,
+            "fresh": True,
+        }
+        out["builds"].append(worker(task, env))
+        if keep:
+            stamp.write_text(
+                json.dumps({**out["builds"][-1], "measured_at": datetime.now(tz=UTC).isoformat()})
             )
-        )
     out["reindex"] = []
-    for i in range(args.repeats):
-        log(f"{label}: unchanged re-index {i + 1}/{args.repeats}")
+    for i in range(reindexes):
+        log(f"{label}: unchanged re-index {i + 1}/{reindexes}")
         out["reindex"].append(
             worker({"kind": "build", "vault": str(vault), "index_dir": str(home), "embedder": embedder}, env)
         )
@@ -571,12 +603,15 @@ def bench_config(
             "index_dir": str(home),
             "queries": str(qfile),
             "repeats": args.repeats,
-            "update_files": args.update_files,
         },
         env,
     )
     log(f"{label}: CLI cold start x {args.cli_runs} and --batch")
     out["cli"] = measure_cli(vault, home, queries, args.cli_runs, env, standin=embedder == STANDIN_SPEC)
+    if args.update_files:
+        log(f"{label}: one-file updates x {args.update_files}")
+        task = {"kind": "update", "vault": str(vault), "index_dir": str(home), "embedder": embedder}
+        out["update"] = worker({**task, "files": args.update_files, "salt": int(time.time())}, env)
     return out
 
 
@@ -612,6 +647,8 @@ def rows_for(cfg: dict) -> dict[str, str]:
     out["build: total s"] = f"{_med(walls):.1f}{_spread(walls)}"
     emb = [x for x in b if x["embedded"]]
     out["build: embedded this run"] = ", ".join(f"{x['embedded']:,}" for x in b)
+    if any(x.get("from_earlier_run") for x in b):
+        out["build: embedded this run"] = f"(build measured {b[0].get('measured_at', '?')[:16]}, reused)"
     for stage in ("scan", "chunk", "keyword_graph_time", "vectors", "save"):
         vals = [x["timings"].get(stage, float("nan")) for x in b]
         out[f"build: {stage} s"] = f"{_med(vals):.2f}{_spread(vals)}"
@@ -624,8 +661,9 @@ def rows_for(cfg: dict) -> dict[str, str]:
         )
         out["build: vectors s (cold)"] = f"{_med(vs):.1f}"
     out["build: peak RSS MB"] = f"{_med([x['child_maxrss_mb'] for x in b]):,.0f}"
-    out["index on disk MB (+ embedding cache)"] = (
-        f"{first['index_bytes'] / 1e6:,.1f} (+{first['cache_bytes'] / 1e6:,.1f})"
+    out["index on disk MB / its git repo MB / embedding cache MB"] = (
+        f"{first['index_bytes'] / 1e6:,.1f} / {first.get('git_bytes', 0) / 1e6:,.1f}"
+        f" / {first['cache_bytes'] / 1e6:,.1f}"
     )
     rw = [x["seconds"] for x in r]
     out["unchanged re-index s (embedded)"] = f"{_med(rw):.2f}{_spread(rw)} ({max(x['embedded'] for x in r)})"
@@ -657,14 +695,18 @@ def rows_for(cfg: dict) -> dict[str, str]:
                 f"{_med(vals):.2f} / {_med(_stage(s, stage, 'p95')):.2f}"
             )
     out["serving peak RSS MB"] = f"{s['rss_peak_mb']:,.0f} (after load {s['rss_after_load_mb']:,.0f})"
-    if "update" in s:
-        u = s["update"]
-        out["one-file update, keyword+graph+time, in memory ms"] = (
-            f"{u['lexical_ms']['p50']:.1f} / {u['lexical_ms']['p95']:.1f} (p50/p95)"
+    if "update" in cfg:
+        u = cfg["update"]
+        how = "index_vault(paths=[file])" if u["incremental_api"] else "index_vault (whole vault)"
+        out[f"one-file update until searchable, keyword+graph+time: p50/p95 ms ({how})"] = (
+            f"{u['lexical_ms']['p50']:.0f} / {u['lexical_ms']['p95']:.0f}"
         )
-        out["one-file update, + semantic ms"] = (
-            f"{u['semantic_ms']['p50']:.1f} / {u['semantic_ms']['p95']:.1f}"
+        out["one-file update until searchable, + semantic: p50/p95 ms"] = (
+            f"{u['semantic_ms']['p50']:.0f} / {u['semantic_ms']['p95']:.0f}"
+            f" ({u['embedded_per_update']['p50']:.0f} chunks embedded)"
         )
+        out["one-file change, whole-vault update ms"] = f"{u['whole_vault_update_ms']:.0f}"
+        out["updated files found by a fresh search"] = f"{u['searchable']}/{u['files']}"
     out["CLI cold search ms (peak RSS MB)"] = (
         f"{c['cold_p50_ms']:,.0f}{_spread(c['cold_ms'])} ({_med(c['rss_mb']):,.0f})"
     )
@@ -724,14 +766,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000], help="chunks per vault")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--queries", type=int, default=200, help="queries per pass")
-    parser.add_argument("--repeats", type=int, default=2, help="query passes and unchanged re-indexes")
-    parser.add_argument("--builds", type=int, default=2, help="builds from scratch per stand-in vault")
+    parser.add_argument(
+        "--repeats", type=int, default=2, help="query passes; re-indexes of vaults up to 10k chunks"
+    )
+    parser.add_argument(
+        "--builds", type=int, default=2, help="builds from scratch of vaults up to 10k chunks"
+    )
     parser.add_argument("--cli-runs", type=int, default=5, help="cold `memsearch search` processes")
-    parser.add_argument("--update-files", type=int, default=20, help="files for the one-file update measure")
+    parser.add_argument("--update-files", type=int, default=10, help="files for the one-file update measure")
     parser.add_argument("--no-minilm", action="store_true", help="skip the 10k vault on the real model")
     parser.add_argument("--no-embed-bench", action="store_true", help="skip the model throughput measure")
     parser.add_argument(
         "--compare", metavar="REF", help="also measure this git commit's engine, side by side"
+    )
+    parser.add_argument(
+        "--compare-tree",
+        metavar="DIR",
+        type=Path,
+        help="also measure the memsearch package in DIR, side by side",
     )
     parser.add_argument("--cache-dir", type=Path, default=DEFAULT_CACHE)
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
@@ -740,10 +792,15 @@ def main(argv: list[str] | None = None) -> int:
     cache: Path = args.cache_dir
     cache.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
-    codes: list[tuple[str, Path | None, str]] = [("", None, git_commit()["commit"])]
+    codes: list[tuple[str, Path | None, str]] = [("", None, git_commit()["commit"] or "this")]
     if args.compare:
         tree, sha = export_ref(args.compare, cache)
         codes.append((f" @{sha[:7]}", tree, sha))
+    if args.compare_tree:
+        tree = args.compare_tree.resolve()
+        if not (tree / "memsearch" / "__init__.py").exists():
+            parser.error(f"--compare-tree: no memsearch package in {tree}")
+        codes.append((f" @{tree.name}", tree, "tree-" + hashlib.sha256(str(tree).encode()).hexdigest()[:8]))
     configs: list[dict] = []
     vault_info: dict = {}
     for size in args.sizes:
@@ -765,7 +822,8 @@ def main(argv: list[str] | None = None) -> int:
                     args,
                     code_env(tree),
                     embedder=STANDIN_SPEC,
-                    builds=args.builds if size <= 100_000 else 1,
+                    builds=args.builds if size <= 10_000 else 1,
+                    reindexes=args.repeats if size <= 10_000 else 1,
                 )
             )
     if not args.no_minilm:
@@ -777,7 +835,7 @@ def main(argv: list[str] | None = None) -> int:
         qfile.write_text("".join(json.dumps(q) + "\n" for q in queries))
         for suffix, tree, _sha in codes:
             # One MiniLM index (and embedding cache) for every code version: embedding 10k chunks takes
-            # minutes, so it is done once, the first time; later builds say they reused the cache.
+            # minutes, so it is built once, the first time; later runs show that build and its date.
             home = cache / f"index-{size}-s{args.seed}-minilm"
             configs.append(
                 bench_config(
@@ -790,7 +848,8 @@ def main(argv: list[str] | None = None) -> int:
                     code_env(tree),
                     embedder="minilm",
                     builds=1,
-                    cold_build=False,
+                    reindexes=args.repeats,
+                    keep=True,
                 )
             )
     embed = None
@@ -808,7 +867,10 @@ def main(argv: list[str] | None = None) -> int:
         "when": stamp,
         "argv": sys.argv[1:],
         "git": git_commit(),
-        "compare": [{"label": s.strip(), "commit": sha} for s, _t, sha in codes],
+        "compare": [
+            {"label": s.strip() or "this", "commit": sha, "memsearch": memsearch_path(code_env(t))}
+            for s, t, sha in codes
+        ],
         "machine": machine(),
         "seconds": time.perf_counter() - started,
         "vaults": vault_info,
