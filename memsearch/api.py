@@ -8,9 +8,12 @@
 
 from __future__ import annotations
 
+import logging
 import os
+import threading
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -20,8 +23,9 @@ import numpy as np
 from memsearch.config import Settings
 from memsearch.errors import MemsearchError
 from memsearch.index import store
-from memsearch.indexer import IndexReport, Progress
+from memsearch.indexer import IndexReport, LivePreview, Progress
 from memsearch.indexer import index_vault as _index_vault
+from memsearch.lock import DEFAULT_LOCK_TIMEOUT
 from memsearch.models import SearchResponse
 from memsearch.query import Filters, as_datetime, parse_query
 from memsearch.scan import check_vault
@@ -49,8 +53,55 @@ def index_vault(
     )
 
 
+_log = logging.getLogger("memsearch")
+
+
+@dataclass(frozen=True)
+class FileUpdate:
+    """What :meth:`Memsearch.update_file` did, at once (the commit and the vectors follow)."""
+
+    path: str
+    action: str  # added | changed | removed | unchanged | skipped
+    chunks: int
+    ms: float
+    reason: str | None = None  # why a file was skipped or removed
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "path": self.path,
+            "action": self.action,
+            "chunks": self.chunks,
+            "ms": round(self.ms, 2),
+            "reason": self.reason,
+        }
+
+
+def log(vault: str | Path, index_dir: str | Path | None = None, limit: int | None = None) -> list[dict]:
+    """The index's commits, newest first: ``{"commit", "time", "subject", "body"}`` each."""
+    from memsearch.index.versioning import IndexRepo
+
+    vault = check_vault(Path(vault))
+    home = Path(index_dir) if index_dir else store.default_home(vault)
+    return [c.to_dict() for c in IndexRepo(home).log(limit)]
+
+
+def rollback(
+    vault: str | Path,
+    rev: str,
+    index_dir: str | Path | None = None,
+    lock_timeout: float | None = DEFAULT_LOCK_TIMEOUT,
+) -> str | None:
+    """Make the index as ``rev`` had it current again, as a new commit; None if it already is."""
+    from memsearch.indexer import rollback as _rollback
+
+    return _rollback(Path(vault), rev, Path(index_dir) if index_dir else None, lock_timeout)
+
+
 class Memsearch:
-    """A loaded index: load once, search many times."""
+    """A loaded index: load once, search many times; ``update_file`` when a memory was written.
+
+    ``at`` (a revision: ``HEAD~2``, a commit id) loads the index as that commit had it, read-only.
+    """
 
     def __init__(
         self,
@@ -63,8 +114,22 @@ class Memsearch:
         self.settings = (settings or Settings()).with_vault_config(self.vault)
         self.index_home = Path(index_dir) if index_dir else store.default_home(self.vault)
         self.index = store.load(self.index_home, at)
+        self.at = at
         self._embedder = None
         self._embedder_down: tuple[float, str] | None = None  # (when, why) the embedder last failed
+        # The live index: searches and changes of it take turns on this lock (both are short).
+        self._guard = threading.RLock()
+        self._live: dict[str, LivePreview] = {}  # files changed in memory, ahead of the repository
+        self._next_id = int(self.index.manifest.get("next_id", self.index.n_ids) or 0)
+        self._pending: dict[str, None] = {}  # paths whose commit is still to be made, in order
+        self._cond = threading.Condition()
+        self._busy = False
+        self._closing = False
+        self._worker: threading.Thread | None = None
+        #: The last failure of the background writer (it retries with the next update).
+        self.last_error: str | None = None
+        #: Reports of the background commits, oldest first (the last 100).
+        self.reports: list[IndexReport] = []
 
     #: After the embedder failed to answer, searches skip it for this many seconds instead of
     #: each waiting out its timeout again (an agent searching ten times must not wait ten times).
@@ -150,12 +215,289 @@ class Memsearch:
             since=as_datetime(since, "since"),
             until=as_datetime(until, "until"),
         )
-        parsed = parse_query(query, self.index.graph, now=now, filters=filters)
+        with self._guard:
+            parsed = parse_query(query, self.index.graph, now=now, filters=filters)
         wanted = tuple(strategies) if strategies else STRATEGIES
         embedding = self._embed_query(parsed.text, wanted)
-        return search_index(
-            self.index, parsed, self.settings, embedding, k, chunks=chunks, explain=explain, strategies=wanted
-        )
+        with self._guard:
+            return search_index(
+                self.index,
+                parsed,
+                self.settings,
+                embedding,
+                k,
+                chunks=chunks,
+                explain=explain,
+                strategies=wanted,
+            )
+
+    # -- keeping the index fresh -----------------------------------------------------------------
+
+    @property
+    def commit(self) -> str | None:
+        """The index commit this engine reflects (plus whatever ``update_file`` holds in memory)."""
+        return self.index.commit
+
+    def update_file(self, path: str | Path) -> FileUpdate:
+        """``path`` (vault-relative or absolute) was just written, moved away or deleted.
+
+        Keyword, graph and time search see the change when this returns (milliseconds: the file
+        is chunked and indexed in memory, nothing waits for a lock or the embedder). In the
+        background, the change is committed to the index repository (under its write lock), then
+        embedded; its vectors join the live index, and a second commit records them. Call
+        :meth:`wait_for_embeddings` to wait for both.
+        """
+        if self.at is not None:
+            raise MemsearchError(f"this index was opened at {self.at}, read-only; open it without `at`")
+        started = time.perf_counter()
+        rel = self._relative(path)
+        update = self._preview(rel, started)
+        with self._cond:
+            self._pending[rel] = None
+            self._cond.notify_all()
+        self._start_worker()
+        return update
+
+    def wait_for_embeddings(self, timeout: float | None = None) -> bool:
+        """Wait until every ``update_file`` so far is committed with its vectors; False on timeout."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        with self._cond:
+            while self._pending or self._busy:
+                left = None if deadline is None else deadline - time.monotonic()
+                if left is not None and left <= 0:
+                    return False
+                self._cond.wait(left if left is not None else 1.0)
+        return True
+
+    def refresh(self) -> bool:
+        """Load the index's newest commit if another writer made one (changes in memory are kept)."""
+        if self.at is not None:
+            return False
+        head = store.head_commit(self.index_home)
+        if head is None or head == self.index.commit:
+            return False
+        fresh = store.load_commit(self.index_home, head)
+        with self._guard:
+            self.index = fresh
+            self._next_id = max(self._next_id, int(fresh.manifest.get("next_id", fresh.n_ids) or 0))
+            again, self._live = list(self._live), {}
+        for rel in again:
+            self._preview(rel, time.perf_counter())
+        return True
+
+    def close(self, timeout: float | None = None) -> None:
+        """Finish the background commits (waiting up to ``timeout``) and stop the writer thread."""
+        self.wait_for_embeddings(timeout)
+        with self._cond:
+            self._closing = True
+            self._cond.notify_all()
+        if self._worker is not None:
+            self._worker.join(timeout)
+        if self.index.commit and not self._live:
+            with self._guard, _suppress():
+                store.save_snapshot(self.index_home, self.index)
+
+    def __enter__(self) -> Memsearch:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _relative(self, path: str | Path) -> str:
+        p = Path(path).expanduser()
+        if p.is_absolute():
+            try:
+                p = p.relative_to(self.vault) if not p.exists() else p.resolve().relative_to(self.vault)
+            except ValueError as exc:
+                raise MemsearchError(
+                    f"{path} is not inside the vault {self.vault}; nothing to index"
+                ) from exc
+        rel = p.as_posix()
+        from memsearch.indexer import _indexable
+
+        if not _indexable(self.vault, rel):
+            raise MemsearchError(
+                f"{rel} is not a memory memsearch indexes (a .md file outside hidden folders of the vault)"
+            )
+        return rel
+
+    def _allocate(self, n: int) -> int:
+        with self._guard:
+            start = self._next_id
+            self._next_id += n
+            return start
+
+    def _preview(self, rel: str, started: float) -> FileUpdate:
+        """Index ``rel`` in memory at once (keyword, graph, time), ahead of the repository."""
+        from dataclasses import replace
+
+        from memsearch.chunkers import chunk_file
+        from memsearch.indexer import _stamped
+        from memsearch.scan import Skipped, git_commit_times, read_file
+
+        full = self.vault / rel
+        got = read_file(self.vault, full) if (full.is_file() or full.is_symlink()) else None
+        parsed = chunks = None
+        reason = None
+        if got is None:
+            reason = "the file is gone"
+        elif isinstance(got, Skipped):
+            reason = got.reason
+        else:
+            try:
+                parsed = chunk_file(rel, got.text, self.settings)
+                times = (
+                    git_commit_times(self.vault, [rel]) if not all(c.timestamp for c in parsed.chunks) else {}
+                )
+                chunks, _ = _stamped(parsed, got, times)
+            except Exception as exc:  # one file must never break the caller
+                reason = f"could not be chunked ({type(exc).__name__}: {exc})"
+        shape = store.shape_of(self.index.manifest)
+        shape = replace(self.settings, **{k: getattr(shape, k) for k in store.SHAPE_FIELDS})
+        with self._guard:
+            files = self.index.manifest.get("files", {})
+            committed = files.get(rel)
+            preview = self._live.get(rel)
+            if chunks is not None and preview is None and committed and committed["sha256"] == got.sha256:
+                return FileUpdate(rel, "unchanged", len(committed["chunks"]), _ms(started))
+            had_aliases = bool((preview.aliases if preview else None) or (committed or {}).get("aliases"))
+            old_ids = preview.ids if preview is not None else (committed or {}).get("chunks", [])
+            store.remove_chunks(self.index, old_ids)
+            if chunks is None:
+                self._live[rel] = LivePreview("", [], [], {})
+                action = "removed" if committed or preview else "skipped"
+                n = 0
+            else:
+                ids = list(range(self._next_id, self._next_id + len(chunks)))
+                self._next_id += len(chunks)
+                store.add_file_chunks(self.index, ids, chunks, shape)
+                self._live[rel] = LivePreview(got.sha256, ids, chunks, dict(parsed.aliases))
+                action = "changed" if committed else "added"
+                n = len(chunks)
+            if had_aliases or (parsed is not None and parsed.aliases):
+                self._rebuild_graph_live()
+        return FileUpdate(rel, action, n, _ms(started), reason)
+
+    def _rebuild_graph_live(self) -> None:
+        files = {p: dict(e) for p, e in self.index.manifest.get("files", {}).items()}
+        for rel, preview in self._live.items():
+            if preview.aliases:
+                files[rel] = {**files.get(rel, {}), "aliases": preview.aliases}
+            elif rel in files:
+                files[rel] = {k: v for k, v in files[rel].items() if k != "aliases"}
+        store.rebuild_graph(self.index, files)
+
+    def _start_worker(self) -> None:
+        with self._cond:
+            if self._worker is None or not self._worker.is_alive():
+                self._closing = False
+                self._worker = threading.Thread(target=self._work, name="memsearch-update", daemon=True)
+                self._worker.start()
+
+    def _work(self) -> None:
+        while True:
+            with self._cond:
+                while not self._pending and not self._closing:
+                    self._cond.wait()
+                if not self._pending:
+                    return
+                batch = list(self._pending)
+                self._pending.clear()
+                self._busy = True
+            try:
+                self._persist(batch)
+                self.last_error = None
+            except Exception as exc:  # the next update or reindex redoes it from the vault
+                self.last_error = f"{type(exc).__name__}: {exc}"
+                _log.warning("memsearch: committing %s failed (%s); a reindex catches up", batch, exc)
+            finally:
+                with self._cond:
+                    self._busy = False
+                    self._cond.notify_all()
+
+    def _persist(self, batch: list[str]) -> None:
+        """Commit the batch (vectors from the cache only), embed what is missing, commit the vectors."""
+        from memsearch.indexer import Update, open_for_write
+        from memsearch.lock import index_lock
+
+        for phase in ("commit", "vectors"):
+            with self._lock_while_open(index_lock):
+                self._refresh_locked()
+                base = open_for_write(self.index_home, live=self.index)
+                with self._guard:
+                    live = {p: self._live[p] for p in batch if p in self._live}
+                run = Update(
+                    self.vault,
+                    self.settings,
+                    self.index_home,
+                    base,
+                    guard=self._guard,
+                    live=live,
+                    allocate=self._allocate,
+                    snapshot=False,
+                )
+                report = run.apply(
+                    batch,
+                    embed=False,
+                    pending_note="embedding in progress (update_file); the vectors follow in a moment",
+                )
+                with self._guard:
+                    self.index = run.data
+                    self._next_id = max(self._next_id, int(run.data.manifest.get("next_id", 0) or 0))
+                    for rel, preview in live.items():
+                        if self._live.get(rel) is preview:
+                            del self._live[rel]
+                self._record(report)
+            if phase == "vectors" or not report.gaps:
+                break
+            self._embed_gaps(batch)
+        from memsearch.signals import after_index
+
+        after_index(self.vault, self.index_home, self.settings, dict(self.index.chunks))
+
+    def _lock_while_open(self, index_lock: Any) -> Any:
+        return index_lock(self.index_home, timeout=None, what="memsearch update_file")
+
+    def _refresh_locked(self) -> None:
+        """Another writer committed since this engine loaded: load its commit, redo the previews."""
+        head = store.head_commit(self.index_home)
+        if head is not None and head != self.index.commit:
+            self.refresh()
+
+    def _embed_gaps(self, batch: list[str]) -> None:
+        """Embed the batch's gap chunks into the embedding cache (no lock held: it may take long)."""
+        from memsearch.indexer import _embed_texts, embed_text
+
+        with self._guard:
+            manifest = self.index.manifest
+            shape = store.shape_of(manifest)
+            texts = []
+            for rel in batch:
+                entry = manifest.get("files", {}).get(rel)
+                if not entry or not entry.get("gaps"):
+                    continue
+                chunks = [self.index.chunks[cid] for cid in entry["chunks"] if cid in self.index.chunks]
+                if len(chunks) != len(entry["chunks"]):
+                    continue
+                gaps = set(entry["gaps"])
+                texts += [
+                    embed_text(chunks, i, shape) for i, cid in enumerate(entry["chunks"]) if cid in gaps
+                ]
+        if texts:
+            _embed_texts(
+                self.vault,
+                self.settings,
+                self.index_home,
+                texts,
+                lambda *a: None,
+                None,
+                embed=True,
+                reembed=False,
+            )
+
+    def _record(self, report: IndexReport) -> None:
+        self.reports.append(report)
+        del self.reports[:-100]
 
     def status(self) -> dict[str, Any]:
         manifest = self.index.manifest
@@ -202,3 +544,13 @@ def _folder_bytes(folder: Path) -> int:
             except OSError:
                 continue
     return total
+
+
+def _ms(started: float) -> float:
+    return (time.perf_counter() - started) * 1000.0
+
+
+def _suppress() -> Any:
+    import contextlib
+
+    return contextlib.suppress(OSError, MemsearchError)

@@ -224,12 +224,13 @@ class Base:
     notes: list[str]
 
 
-def open_for_write(home: Path) -> Base:
+def open_for_write(home: Path, live: store.IndexData | None = None) -> Base:
     """The index repository ready for a write (call with the lock held).
 
     Creates it (an old single-folder index is simply rebuilt), discards what an interrupted
     writer left, and loads the last commit's index (its snapshot, else rebuilt from the commit).
     A commit that cannot be read leaves ``data`` None: the update rebuilds from the vault.
+    ``live``: an index already loaded in memory, used as it is when it reflects the last commit.
     """
     repo = IndexRepo(home)
     notes: list[str] = []
@@ -250,6 +251,8 @@ def open_for_write(home: Path) -> Base:
     head = repo.head()
     if head is None:
         return Base(repo, None, None, notes)
+    if live is not None and live.commit == head and live.manifest.get("format") == store.FORMAT_VERSION:
+        return Base(repo, live.manifest, live, notes)
     try:
         manifest = store.committed_manifest(repo, head)
     except Exception as exc:
@@ -283,6 +286,16 @@ def _object_ok(repo: IndexRepo, commit: str) -> bool:
 
 
 @dataclass
+class LivePreview:
+    """A file as a live index already holds it, ahead of the repository (``update_file``)."""
+
+    sha256: str
+    ids: list[int]
+    chunks: list[Chunk]
+    aliases: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
 class _FileWork:
     """One file indexed again in this run."""
 
@@ -298,8 +311,11 @@ class Update:
     """One incremental update of an index (with the lock held), from ``base`` to a new commit.
 
     ``data`` is the index being changed in memory; ``guard`` is held around every change of it
-    (a live engine passes its lock so searches never see half a change); ``live_ids`` overrides
-    the manifest's chunk ids of files that the live index already changed (``update_file``).
+    (a live engine passes its lock so searches never see half a change). ``live`` names the files
+    the live index already changed (``update_file``): what it holds for them replaces the
+    manifest's, and a preview that matches the file on disk is committed as it is (same ids).
+    ``allocate(n)`` hands out the first of ``n`` fresh chunk ids (a live engine shares its counter
+    with the previews); ``snapshot=False`` leaves the snapshot to whoever loads the commit next.
     """
 
     def __init__(
@@ -311,12 +327,16 @@ class Update:
         progress: Progress | None = None,
         *,
         guard: Any = None,
-        live_ids: dict[str, list[int]] | None = None,
+        live: dict[str, LivePreview] | None = None,
+        allocate: Callable[[int], int] | None = None,
+        snapshot: bool = True,
     ) -> None:
         self.vault, self.settings, self.home, self.base = vault, settings, home, base
         self.notify = progress or (lambda stage, done, total: None)
         self.guard = guard or contextlib.nullcontext()
-        self.live_ids = dict(live_ids or {})
+        self.live = dict(live or {})
+        self.allocate = allocate
+        self.snapshot = snapshot
         old = base.manifest
         self.full = (
             old is None
@@ -421,10 +441,20 @@ class Update:
         new_files: dict[str, dict] = {} if self.full else {p: dict(e) for p, e in old_files.items()}
         for p in gone:
             new_files.pop(p, None)
+        live = self.live if not self.full else {}
+        reuse = {
+            p
+            for p, item in work.items()
+            if p in live and live[p].sha256 == item.sha256 and live[p].chunks == item.chunks
+        }
         for path in sorted(work, key=walk_order):
             item = work[path]
-            item.ids = list(range(self.next_id, self.next_id + len(item.chunks)))
-            self.next_id += len(item.chunks)
+            if path in reuse:
+                item.ids = list(live[path].ids)
+            else:
+                start = self.allocate(len(item.chunks)) if self.allocate else self.next_id
+                item.ids = list(range(start, start + len(item.chunks)))
+            self.next_id = max(self.next_id, max(item.ids, default=self.next_id - 1) + 1)
             entry: dict[str, Any] = {
                 "sha256": item.sha256,
                 "chunks": item.ids,
@@ -448,18 +478,23 @@ class Update:
                 for cid in ids
             ]
             new_files[path] = {**new_files[path], "stamp": stamp[0]}
-        aliases_changed = store.alias_map(old_files) != store.alias_map(new_files)
+        aliases_changed = store.alias_map(old_files) != store.alias_map(new_files) or any(
+            preview.aliases for preview in live.values()
+        )
         with self.guard:
             if not self.full:
-                for path in sorted(set(gone) | set(changed)):
-                    store.remove_chunks(self.data, self.live_ids.get(path, old_files[path]["chunks"]))
-                for path in set(self.live_ids) - set(gone) - set(changed):
-                    # changed in the live index only, and back to what the commit holds
-                    store.remove_chunks(self.data, self.live_ids[path])
-                    if path in old_files and path not in work:
-                        work_back = self._committed_chunks(path)
-                        store.add_file_chunks(self.data, old_files[path]["chunks"], work_back, self._shape())
+                # What the live index holds for each touched file goes (a preview, else the
+                # commit's chunks); a preview of a file now back to its committed text gives way
+                # to the committed chunks again.
+                for path in sorted((set(gone) | set(changed) | set(live)) - reuse):
+                    now = live[path].ids if path in live else old_files[path]["chunks"]
+                    store.remove_chunks(self.data, now)
+                    if path in live and path in old_files and path not in work and path not in gone:
+                        back = self._committed_chunks(path)
+                        store.add_file_chunks(self.data, old_files[path]["chunks"], back, self._shape())
             for path in sorted(work, key=lambda p: work[p].ids[:1] or [0]):
+                if path in reuse:
+                    continue
                 item = work[path]
                 store.add_file_chunks(self.data, item.ids, item.chunks, self.settings)
             for path, chunks in restamp_work.items():
@@ -470,7 +505,8 @@ class Update:
 
         # 4. vectors: from the cache where the text was embedded before, else from the embedder
         t = time.perf_counter()
-        vec = self._embed(new_files, work, embed=embed, embedder=embedder, reembed=reembed)
+        scope = None if only is None else set(only)
+        vec = self._embed(new_files, work, scope, embed=embed, embedder=embedder, reembed=reembed)
         timings["vectors"] = time.perf_counter() - t
         if pending_note and vec.error and not embed:
             vec.error = pending_note
@@ -554,9 +590,12 @@ class Update:
         return git_commit_times(self.vault, paths)
 
     # -- 4. vectors -------------------------------------------------------------------------
-    def _embed(self, new_files: dict[str, dict], work: dict[str, _FileWork], **how: Any) -> _Vectors:
+    def _embed(
+        self, new_files: dict[str, dict], work: dict[str, _FileWork], scope: set[str] | None, **how: Any
+    ) -> _Vectors:
         """Embed what needs a vector: every chunk after a change of embedder, else the new chunks
-        and the old gaps; ``_vectors`` decides the embedder and keeps its soft seams."""
+        and the old gaps (of the files in ``scope``, if given); ``_vectors`` decides the embedder
+        and keeps its soft seams."""
         from memsearch.embedders import choose_embedder, embedder_for
 
         old = self.base.manifest or {}
@@ -580,6 +619,8 @@ class Update:
             entry = new_files[path]
             fresh = path in work
             if not (everything or fresh or any(cid in old_gaps for cid in entry["chunks"])):
+                continue
+            if not (everything or fresh) and scope is not None and path not in scope:
                 continue
             chunks = work[path].chunks if fresh else [self.data.chunks[cid] for cid in entry["chunks"]]
             for i, cid in enumerate(entry["chunks"]):
@@ -683,8 +724,9 @@ class Update:
             return None
         self.data.commit = commit
         self.data.manifest = manifest
-        with contextlib.suppress(OSError):
-            store.save_snapshot(self.home, self.data)
+        if self.snapshot:
+            with contextlib.suppress(OSError):
+                store.save_snapshot(self.home, self.data)
         store.prune_snapshots(self.home, keep={commit})
         with contextlib.suppress(Exception):
             repo.maintain()
@@ -993,3 +1035,51 @@ def _settings_fingerprint(settings: Settings) -> str:
         settings.embed_neighbours,
     )
     return hashlib.sha256(repr(shape).encode()).hexdigest()[:16]
+
+
+def rollback(
+    vault: Path,
+    rev: str,
+    index_home: Path | None = None,
+    lock_timeout: float | None = DEFAULT_LOCK_TIMEOUT,
+) -> str | None:
+    """Make the index as ``rev`` had it current again, as a new commit (history is kept whole).
+
+    Returns the new commit, or None when ``rev`` already is the current state. The vault is not
+    touched: the next ``index``/``reindex``/``watch`` brings the index back in line with it.
+    """
+    vault = check_vault(vault)
+    home = Path(index_home) if index_home else store.default_home(vault)
+    with index_lock(home, timeout=lock_timeout, what="memsearch rollback"):
+        repo = IndexRepo(home)
+        if not repo.exists():
+            from memsearch.errors import IndexMissingError
+
+            raise IndexMissingError(f"no index at {home}; run `memsearch index VAULT` first")
+        repo.recover()
+        target = repo.resolve(rev)
+        head = repo.head()
+        if head is None or target == head:
+            return None
+        current = store.committed_manifest(repo, head)
+        wanted = store.committed_manifest(repo, target)
+        if not repo.changed_paths(target, head):
+            return None
+        subject = next(iter(repo.log(1, target)), None)
+        repo.checkout_tree(target)
+        manifest = dict(wanted)
+        # chunk ids handed out since stay used: a live index never sees an id twice
+        manifest["next_id"] = max(int(current.get("next_id", 0) or 0), int(wanted.get("next_id", 0) or 0))
+        manifest["built_at"] = datetime.now(tz=UTC).isoformat(timespec="seconds")
+        _put(repo.path, store.MANIFEST, _manifest_bytes(manifest))
+        crashpoint("rollback-manifest")
+        message = f"rollback to {target[:12]}" + (f": {subject.subject}" if subject else "") + "\n"
+        commit = repo.commit([store.MANIFEST], message)
+        if commit is None:
+            return None
+        with contextlib.suppress(Exception):
+            data = store.load_commit(home, target)
+            data.commit, data.manifest = commit, manifest
+            store.save_snapshot(home, data)
+        store.prune_snapshots(home, keep={commit})
+        return commit
