@@ -172,40 +172,47 @@ class KeywordIndex:
         """(terms sorted, offsets, ids, tfs, doc ids): the block and the additions as one block.
 
         Within a term, the block's live postings come first, then additions in insertion order;
-        doc ids are the block's live chunks in id order, then additions in insertion order.
+        doc ids are the block's live chunks in id order, then additions in insertion order. Linear
+        in the postings (a merge of two sorted runs, no sort): an update saves in tens of ms.
         """
         block_terms = sorted(self._rows, key=self._rows.__getitem__)
-        n_rows = len(block_terms)
-        row_of = np.repeat(np.arange(n_rows, dtype=np.int64), np.diff(self._offsets))
+        offsets = self._offsets
         ids, tfs = self._ids, self._tfs
         if self._tombstones and len(ids):
             alive = self._block_docs[ids]
-            row_of, ids, tfs = row_of[alive], ids[alive], tfs[alive]
-        if self._postings:
-            terms = sorted(set(block_terms) | set(self._postings))
+            kept = np.zeros(len(ids) + 1, dtype=np.int64)
+            np.cumsum(alive, out=kept[1:])
+            counts_b = kept[offsets[1:]] - kept[offsets[:-1]]
+            ids, tfs = ids[alive], tfs[alive]
+        else:
+            counts_b = np.diff(offsets)
+        if not self._postings:
+            terms, counts = block_terms, counts_b
+        else:
+            added = sorted(self._postings)
+            terms = sorted(set(block_terms).union(added))
             where = {term: i for i, term in enumerate(terms)}
-            remap = np.fromiter((where[t] for t in block_terms), dtype=np.int64, count=n_rows)
+            counts = np.zeros(len(terms), dtype=np.int64)
+            counts[np.fromiter((where[t] for t in block_terms), dtype=np.int64, count=len(block_terms))] = (
+                counts_b
+            )
+            ends = np.zeros(len(terms) + 1, dtype=np.int64)  # end of each term's block run, in `ids`
+            np.cumsum(counts, out=ends[1:])
             n_added = sum(len(p) for p in self._postings.values())
-            add_rows = np.empty(n_added, dtype=np.int64)
+            at = np.empty(n_added, dtype=np.int64)
             add_ids = np.empty(n_added, dtype=np.int64)
             add_tfs = np.empty(n_added, dtype=np.float32)
             lo = 0
-            for term, posting in self._postings.items():
+            for term in added:  # in term order: the insertion points never decrease
+                posting = self._postings[term]
                 hi = lo + len(posting)
-                add_rows[lo:hi] = where[term]
+                row = where[term]
+                at[lo:hi] = ends[row + 1]
                 add_ids[lo:hi] = np.fromiter(posting.keys(), dtype=np.int64, count=len(posting))
                 add_tfs[lo:hi] = np.fromiter(posting.values(), dtype=np.float32, count=len(posting))
+                counts[row] += len(posting)
                 lo = hi
-            rows = np.concatenate((remap[row_of], add_rows))
-            order = np.argsort(rows, kind="stable")
-            rows, ids, tfs = (
-                rows[order],
-                np.concatenate((ids, add_ids))[order],
-                np.concatenate((tfs, add_tfs))[order],
-            )
-        else:
-            terms, rows = block_terms, row_of
-        counts = np.bincount(rows, minlength=len(terms))
+            ids, tfs = np.insert(ids, at, add_ids), np.insert(tfs, at, add_tfs)
         if len(terms) and not counts.all():  # terms left without postings are dropped
             keep = np.flatnonzero(counts)
             terms = [terms[i] for i in keep.tolist()]
