@@ -80,6 +80,10 @@ def index(
         f" {report.reused} cached; embedder {report.embedder}) in {report.seconds:.1f}s"
         f" -> {report.index_home}"
     )
+    changes = f"+{len(report.added)} ~{len(report.changed)} -{len(report.removed)} files"
+    click.echo(f"{changes}: commit {report.commit[:12]}" if report.commit else "unchanged: no commit")
+    for note in report.notes:
+        click.echo(f"note: {note}", err=True)
     for skipped in report.skipped:
         click.echo(f"skipped {skipped.path}: {skipped.reason}", err=True)
     for warning in report.warnings:
@@ -158,8 +162,12 @@ def _search_options(f):
 @main.command()
 @click.argument("query", required=False)
 @_search_options
+@click.option(
+    "--at", "at", metavar="REV", help="Search the index as commit REV had it (see `memsearch log`)."
+)
 def search(
     query: str | None,
+    at: str | None,
     vault: str | None,
     index_dir: Path | None,
     k: int,
@@ -179,7 +187,7 @@ def search(
     from memsearch.api import open_index
 
     try:
-        engine = open_index(_resolve_vault(vault), index_dir=index_dir)
+        engine = open_index(_resolve_vault(vault), index_dir=index_dir, at=at)
     except MemsearchError as exc:
         _fail(exc)
     common: dict[str, Any] = {
@@ -448,6 +456,174 @@ def _print_doctor(info: dict[str, Any]) -> None:
     for problem in info["problems"]:
         click.echo(f"problem   {problem}")
     click.echo("ok" if info["ok"] else f"{len(info['problems'])} problem(s)")
+
+
+# -- versioning, the reindex job, the watcher -------------------------------------------------------
+
+#: Exit codes of `memsearch reindex` (cron reads them).
+EXIT_DEGRADED = 3  # indexed, but chunks still lack vectors: the embedder failed
+EXIT_LOCKED = 75  # another writer held the lock for the whole wait (EX_TEMPFAIL)
+
+
+@main.command("log")
+@click.option("--vault", help="The vault (default: $MEMSEARCH_VAULT or the current folder).")
+@click.option("--index-dir", type=click.Path(path_type=Path), help="Where the index lives.")
+@click.option("-n", "limit", type=click.IntRange(min=1), help="Show only the newest N commits.")
+@click.option("--json", "as_json", is_flag=True, help="Print as JSON lines.")
+@click.option("--files", "show_files", is_flag=True, help="Also list the files each commit names.")
+def log_(
+    vault: str | None, index_dir: Path | None, limit: int | None, as_json: bool, show_files: bool
+) -> None:
+    """The index's history: one commit per update that changed it, newest first."""
+    from datetime import UTC, datetime
+
+    from memsearch.api import log
+
+    try:
+        commits = log(_resolve_vault(vault), index_dir, limit)
+    except MemsearchError as exc:
+        _fail(exc)
+    for c in commits:
+        if as_json:
+            click.echo(json.dumps(c, ensure_ascii=False))
+            continue
+        when = datetime.fromtimestamp(c["time"], tz=UTC).strftime("%Y-%m-%d %H:%M:%S")
+        click.echo(f"{c['commit'][:12]}  {when}  {c['subject']}")
+        if show_files and c["body"]:
+            for line in c["body"].splitlines():
+                click.echo(f"    {line}")
+
+
+@main.command()
+@click.argument("rev")
+@click.option("--vault", help="The vault (default: $MEMSEARCH_VAULT or the current folder).")
+@click.option("--index-dir", type=click.Path(path_type=Path), help="Where the index lives.")
+@click.option("--wait", "wait", type=float, default=None, help="Seconds to wait for another writer.")
+def rollback(rev: str, vault: str | None, index_dir: Path | None, wait: float | None) -> None:
+    """Make the index as commit REV had it current again, as a new commit (history is kept).
+
+    The vault is not changed: the next `memsearch index`, `reindex` or `watch` brings the index
+    back in line with it.
+    """
+    from memsearch.api import rollback as do_rollback
+    from memsearch.lock import DEFAULT_LOCK_TIMEOUT
+
+    try:
+        commit = do_rollback(
+            _resolve_vault(vault), rev, index_dir, DEFAULT_LOCK_TIMEOUT if wait is None else wait
+        )
+    except MemsearchError as exc:
+        _fail(exc)
+    if commit is None:
+        click.echo(f"the index already is as {rev} had it; nothing to do")
+    else:
+        click.echo(f"rolled back to {rev}: new commit {commit[:12]}")
+
+
+@main.command()
+@click.argument("vault", type=click.Path(path_type=Path))
+@click.option("--index-dir", type=click.Path(path_type=Path), help="Where the index lives.")
+@click.option(
+    "--wait",
+    "wait",
+    type=float,
+    default=None,
+    help="Seconds to wait for another writer (index, watch, reindex) before giving up (default 900).",
+)
+@click.option("--no-wait", is_flag=True, help="Give up at once if another writer holds the lock.")
+@click.option("--no-embed", is_flag=True, help="Take vectors from the cache only (gaps are recorded).")
+@click.option(
+    "--json", "as_json", is_flag=True, help="Print the report as JSON (always, even if nothing changed)."
+)
+def reindex(
+    vault: Path, index_dir: Path | None, wait: float | None, no_wait: bool, no_embed: bool, as_json: bool
+) -> None:
+    """The cron job: bring VAULT's index up to date, quietly.
+
+    Incremental and idempotent; fills embedding gaps. Prints nothing when nothing changed, one
+    line when something did. Exit 0: done; 1: an error (the message says what to do); 3: indexed,
+    but chunks still lack vectors (the embedder failed); 75: another writer held the lock.
+    """
+    from memsearch.errors import LockBusyError
+    from memsearch.indexer import index_vault as run_index
+    from memsearch.lock import DEFAULT_LOCK_TIMEOUT
+
+    timeout = 0.0 if no_wait else (DEFAULT_LOCK_TIMEOUT if wait is None else wait)
+    try:
+        report = run_index(
+            vault,
+            index_home=index_dir,
+            embed=not no_embed,
+            lock_timeout=timeout,
+            what="memsearch reindex",
+        )
+    except LockBusyError as exc:
+        click.echo(f"memsearch reindex: {exc}", err=True)
+        sys.exit(EXIT_LOCKED)
+    except MemsearchError as exc:
+        click.echo(f"memsearch reindex: {exc}", err=True)
+        sys.exit(1)
+    except Exception as exc:  # a bug: say so in one line, with what to send
+        click.echo(f"memsearch reindex: unexpected {type(exc).__name__}: {exc}", err=True)
+        sys.exit(1)
+    if as_json:
+        click.echo(json.dumps(report.to_dict(), indent=2))
+    elif report.commit is not None or report.notes:
+        line = report.summary()
+        if report.notes:
+            line += " (" + "; ".join(report.notes) + ")"
+        click.echo(line)
+    if report.gaps and report.embedder_error and not no_embed:
+        click.echo(
+            f"memsearch reindex: semantic search degraded: {report.gaps} chunks await vectors"
+            f" ({report.embedder_error}); the next run fills them",
+            err=True,
+        )
+        sys.exit(EXIT_DEGRADED)
+
+
+@main.command()
+@click.argument("vault", type=click.Path(path_type=Path))
+@click.option("--index-dir", type=click.Path(path_type=Path), help="Where the index lives.")
+@click.option("--interval", type=float, default=None, help="Seconds between looks at the vault (0.5).")
+@click.option("--debounce", type=float, default=None, help="Quiet seconds before a batch is indexed (1).")
+@click.option("--no-embed", is_flag=True, help="Take vectors from the cache only (gaps are recorded).")
+@click.option("--quiet", is_flag=True, help="Print nothing but errors.")
+@click.option("--max-seconds", type=float, default=None, hidden=True)
+def watch(
+    vault: Path,
+    index_dir: Path | None,
+    interval: float | None,
+    debounce: float | None,
+    no_embed: bool,
+    quiet: bool,
+    max_seconds: float | None,
+) -> None:
+    """Follow VAULT's changes and update the index (debounced batches, one commit each).
+
+    Catches up first with what changed while it was not running. Stops on Ctrl-C or SIGTERM.
+    """
+    from memsearch import watch as watching
+
+    def report(r) -> None:
+        if r.commit is not None and not quiet:
+            click.echo(r.summary())
+
+    def error(exc: Exception) -> None:
+        click.echo(f"memsearch watch: {exc}", err=True)
+
+    options: dict[str, Any] = {"embed": not no_embed, "on_report": report, "on_error": error}
+    if interval is not None:
+        options["interval"] = interval
+    if debounce is not None:
+        options["debounce"] = debounce
+    try:
+        watcher = watching.Watcher(vault, index_dir=index_dir, **options)
+        if not quiet:
+            click.echo(f"watching {watcher.vault} (Ctrl-C to stop)", err=True)
+        watcher.run(max_seconds=max_seconds)
+    except MemsearchError as exc:
+        _fail(exc)
 
 
 if __name__ == "__main__":

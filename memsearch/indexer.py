@@ -600,10 +600,9 @@ class Update:
 
         old = self.base.manifest or {}
         previous = old.get("embedder") or {}
-        want_fp, source = None, None
+        want_fp = None
         with contextlib.suppress(Exception):
             choice = choose_embedder(self.vault, how["embedder"], self.settings, self.home)
-            source = choice.source
             want_fp = embedder_for(choice.spec, self.vault).fingerprint
         everything = (
             self.full
@@ -629,9 +628,7 @@ class Update:
                     ids.append(cid)
         out = _Vectors(info=dict(previous), gaps=set(old_gaps))
         if not texts and not everything:
-            if source and previous:
-                out.info["chosen_by"] = source  # what chose it this time (e.g. the index remembered it)
-            return out
+            return out  # the record stays as the run that embedded last wrote it (no commit for it)
         got, embedded, _reused, failed, error, info, note = _embed_texts(
             self.vault,
             self.settings,
@@ -774,7 +771,9 @@ def _ids_of(got: tuple[list[int], np.ndarray] | None, ids: list[int]) -> set[int
 def _put(root: Path, rel: str, data: bytes) -> str:
     target = root / rel
     if not target.parent.exists():
-        target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        for folder in reversed(target.relative_to(root).parents[:-1]):
+            if not (root / folder).exists():
+                store.private_dir(root / folder)
     store.atomic_write(target, data)
     return rel
 
@@ -809,8 +808,8 @@ def _stamped(
 def _same(old: dict, new: dict) -> bool:
     """Whether two manifests record the same index (the build time aside)."""
 
-    def strip(m: dict) -> dict:
-        return {k: v for k, v in m.items() if k != "built_at"}
+    def strip(m: dict) -> dict:  # when and where from: recorded with a change, never one alone
+        return {k: v for k, v in m.items() if k not in ("built_at", "vault")}
 
     return json.dumps(strip(old), sort_keys=True) == json.dumps(strip(new), sort_keys=True)
 

@@ -170,6 +170,10 @@ def test_the_index_remembers_its_embedder(vault_copy, register, monkeypatch) -> 
     assert plain.embedder == "counting" and plain.embedded == 0 and plain.embedder_note is None
     info = open_index(vault_copy).status()["embedder"]
     assert info["spec"] == "counting" and info["fingerprint"] == counting.fingerprint
+    # A run that changes nothing commits nothing; the next one that embeds records who chose.
+    (vault_copy / "journal" / "2025-03-30.md").write_text("# 2025-03-30\n\nA new memory.\n")
+    index_vault(vault_copy)
+    info = open_index(vault_copy).status()["embedder"]
     assert info["chosen_by"] == "index"
     # The vault config, then the environment, beat what the index remembers.
     other = Counting("other: ")
