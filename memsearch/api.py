@@ -40,16 +40,28 @@ def index_vault(
     embed: bool = True,
     embedder: str | None = None,
     reembed: bool = False,
+    *,
+    paths: Sequence[str | Path] | None = None,
+    lock_timeout: float | None = DEFAULT_LOCK_TIMEOUT,
 ) -> IndexReport:
-    """Index (or re-index) a vault; unchanged text is never embedded twice.
+    """Bring a vault's index up to date: only what changed is indexed again, as one commit.
 
     ``embedder``: a spec (``minilm``, ``ollama``, ``ollama:nomic-embed-text:256``), else
     ``$MEMSEARCH_EMBEDDER``, the vault config, or the embedder the index was built with.
-    ``reembed``: embed every chunk again, ignoring the cache.
+    ``reembed``: embed every chunk again, ignoring the cache. ``paths``: only these files
+    (a missing one is removed). ``lock_timeout``: seconds to wait for another writer.
     """
     home = Path(index_dir) if index_dir else None
     return _index_vault(
-        Path(vault), settings, progress, home, embed=embed, embedder=embedder, reembed=reembed
+        Path(vault),
+        settings,
+        progress,
+        home,
+        embed=embed,
+        embedder=embedder,
+        reembed=reembed,
+        paths=paths,
+        lock_timeout=lock_timeout,
     )
 
 

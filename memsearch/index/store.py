@@ -320,7 +320,9 @@ def load_snapshot(folder: Path, commit: str | None = None) -> IndexData:
             raise ValueError(f"snapshot {folder} holds invalid vectors")
     if set(keyword_ids(keyword, chunks)) != set(chunks):
         raise ValueError(f"snapshot {folder}: the keyword index and the chunk table disagree")
-    return IndexData(chunks, keyword, graph, time_index, vectors, manifest, meta.get("commit"))
+    data = IndexData(chunks, keyword, graph, time_index, vectors, manifest, meta.get("commit"))
+    _check_gaps(data, manifest)
+    return data
 
 
 def keyword_ids(keyword: KeywordIndex, chunks: Mapping[int, Chunk]) -> list[int]:
@@ -484,7 +486,9 @@ def build_from_commit(repo: IndexRepo, commit: str, base: IndexData | None = Non
     for path in order:
         chunks, vectors = read[path]
         add_file_chunks(data, [cid for cid, _ in chunks], [c for _, c in chunks], shape)
-        if vectors is not None and len(vectors) and data.vectors is not None:
+        if vectors is not None and len(vectors):
+            if data.vectors is None:
+                data.vectors = VectorIndex(vectors.shape[1])
             data.vectors.add(vector_rows(files[path]), vectors)
     _check_gaps(data, manifest)
     return data
@@ -528,7 +532,9 @@ def _apply_delta(
     for path in sorted(read, key=lambda p: min(new_files[p]["chunks"], default=-1)):
         chunks, vectors = read[path]
         add_file_chunks(data, [cid for cid, _ in chunks], [c for _, c in chunks], shape)
-        if vectors is not None and len(vectors) and data.vectors is not None:
+        if vectors is not None and len(vectors):
+            if data.vectors is None:
+                data.vectors = VectorIndex(vectors.shape[1])
             data.vectors.add(vector_rows(new_files[path]), vectors)
     if aliases_changed:
         rebuild_graph(data, new_files)
@@ -540,7 +546,7 @@ def _apply_delta(
 def _check_gaps(data: IndexData, manifest: Mapping[str, Any]) -> None:
     expected = len(data.chunks) - len(manifest.get("gaps", ()))
     have = len(data.vectors) if data.vectors is not None else 0
-    if data.vectors is not None and have != expected:
+    if have != expected:
         raise IndexCorruptError(
             f"the index holds {have} vectors where the manifest expects {expected};"
             " run `memsearch index VAULT` to rebuild it"

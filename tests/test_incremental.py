@@ -1,0 +1,207 @@
+"""Incremental updates: only what changed is indexed again, and the result equals a clean build."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import threading
+import time
+
+from memsearch.api import index_vault, log, open_index
+from memsearch.lock import index_lock
+from memsearch.tool import MemoryTools
+from tests.versioning_helpers import NOW, repo_of, results, write
+
+
+def _manifest(vault):
+    return json.loads((repo_of(vault) / "manifest.json").read_text())
+
+
+def _strip(rs):
+    """Results without the rank-relative score shape that differs only by tie order."""
+    return [[(r["path"], r["start_line"], r["end_line"], round(r["score"], 6)) for r in q] for q in rs]
+
+
+def test_unchanged_files_keep_their_ids_changed_files_get_fresh_ones(vault_copy):
+    index_vault(vault_copy, embed=False)
+    before = _manifest(vault_copy)
+    path = vault_copy / "reference" / "redflag.md"
+    path.write_text(path.read_text() + "\n## Later\n\nA new section about sign_ed25519 audits.\n")
+    (vault_copy / "inbox.md").unlink()
+    report = index_vault(vault_copy, embed=False)
+    after = _manifest(vault_copy)
+    assert report.changed == ("reference/redflag.md",) and report.removed == ("inbox.md",)
+    for rel, entry in before["files"].items():
+        if rel not in ("reference/redflag.md", "inbox.md"):
+            assert after["files"][rel]["chunks"] == entry["chunks"]
+    fresh = after["files"]["reference/redflag.md"]["chunks"]
+    assert min(fresh) >= before["next_id"] and after["next_id"] == max(fresh) + 1
+    # Ids are never reused: the removed file comes back under new ids.
+    write(vault_copy, "inbox.md", "# Inbox\n\nBack again.\n")
+    index_vault(vault_copy, embed=False)
+    again = _manifest(vault_copy)["files"]["inbox.md"]["chunks"]
+    assert min(again) >= after["next_id"]
+
+
+def test_an_incremental_index_equals_a_clean_build(vault_copy, tmp_path):
+    index_vault(vault_copy)
+    write(vault_copy, "journal/2025-03-20.md", "# 2025-03-20\n\nSaw a zebracorn at the zoo with Ed.\n")
+    index_vault(vault_copy)
+    path = vault_copy / "reference" / "people" / "ed-kowalski.md"
+    # A change of aliases: every file's entities resolve again.
+    path.write_text(path.read_text().replace("aliases: [Ed, EK]", "aliases: [Ed, EK, Eddie]"))
+    (vault_copy / "reference" / "ed25519.md").rename(vault_copy / "reference" / "curve.md")
+    (vault_copy / "archive" / "2024.md").unlink()
+    index_vault(vault_copy)
+    write(
+        vault_copy, "journal/2025-03-21.md", "# 2025-03-21\n\nEddie signed the release with sign_ed25519().\n"
+    )
+    index_vault(vault_copy)
+    clean_vault = tmp_path / "clean"
+    shutil.copytree(vault_copy, clean_vault, ignore=shutil.ignore_patterns(".memsearch"))
+    index_vault(clean_vault)
+    assert _strip(results(vault_copy)) == _strip(results(clean_vault))
+    engine, clean = open_index(vault_copy), open_index(clean_vault)
+    for q in ("Eddie", "who is Ed", "zebracorn"):
+        for strategy in ("keyword", "graph", "time", "semantic"):
+            a = engine.search(q, k=8, now=NOW, chunks=True, strategies=[strategy]).results
+            b = clean.search(q, k=8, now=NOW, chunks=True, strategies=[strategy]).results
+            assert _strip([[r.to_dict() for r in a]]) == _strip([[r.to_dict() for r in b]]), (q, strategy)
+
+
+def test_a_rename_costs_no_embedding(vault_copy):
+    index_vault(vault_copy)
+    (vault_copy / "reference" / "redflag.md").rename(vault_copy / "reference" / "redflag-2.md")
+    report = index_vault(vault_copy)
+    assert report.embedded == 0 and report.added == ("reference/redflag-2.md",)
+    assert report.removed == ("reference/redflag.md",)
+
+
+def test_a_fallback_timestamp_that_moves_restamps_the_file(vault_copy):
+    write(vault_copy, "notes/undated.md", "# Undated\n\nNo date anywhere in here.\n")
+    index_vault(vault_copy, embed=False)
+    entry = _manifest(vault_copy)["files"]["notes/undated.md"]
+    assert entry["stamp"][0] == "mtime"
+    later = time.time() + 86_400
+    os.utime(vault_copy / "notes" / "undated.md", (later, later))
+    report = index_vault(vault_copy, embed=False)
+    assert report.changed == ("notes/undated.md",)
+    moved = _manifest(vault_copy)["files"]["notes/undated.md"]
+    assert moved["chunks"] == entry["chunks"] and moved["stamp"] != entry["stamp"]
+    chunk = open_index(vault_copy).index.chunks[entry["chunks"][0]]
+    assert abs(chunk.timestamp.timestamp() - later) < 2
+
+
+def test_paths_limit_an_update_to_those_files(vault_copy):
+    index_vault(vault_copy, embed=False)
+    write(vault_copy, "journal/2025-03-20.md", "# 2025-03-20\n\nzebracorn\n")
+    write(vault_copy, "journal/2025-03-21.md", "# 2025-03-21\n\nunicorn\n")
+    report = index_vault(vault_copy, embed=False, paths=["journal/2025-03-20.md"])
+    assert report.added == ("journal/2025-03-20.md",)
+    assert "journal/2025-03-21.md" not in _manifest(vault_copy)["files"]
+    (vault_copy / "journal" / "2025-03-20.md").unlink()
+    report = index_vault(vault_copy, embed=False, paths=[vault_copy / "journal" / "2025-03-20.md"])
+    assert report.removed == ("journal/2025-03-20.md",)
+
+
+# -- update_file --------------------------------------------------------------------------------------
+
+
+def test_update_file_is_searchable_at_once_and_semantic_after_its_embedding(vault_copy):
+    index_vault(vault_copy)
+    commits = len(log(vault_copy))
+    engine = open_index(vault_copy)
+    write(
+        vault_copy,
+        "journal/2025-03-25.md",
+        "---\ndate: 2025-03-25\n---\n# Zoo day\n\nSaw a zebracorn at the zoo with [[Mara Lin]].\n",
+    )
+    started = time.perf_counter()
+    update = engine.update_file("journal/2025-03-25.md")
+    assert (time.perf_counter() - started) < 0.2 and update.action == "added" and update.chunks >= 1
+    # keyword, graph and time see it the moment update_file returns
+    kw = engine.search("zebracorn", k=3, strategies=["keyword"], chunks=True).results
+    assert kw and kw[0].path == "journal/2025-03-25.md"
+    graph = engine.search("Mara Lin", k=20, strategies=["graph"], chunks=True).results
+    assert "journal/2025-03-25.md" in {r.path for r in graph}
+    window = engine.search("on March 25, 2025", k=5, strategies=["time"], now=NOW, chunks=True).results
+    assert window and window[0].path == "journal/2025-03-25.md"
+    assert engine.wait_for_embeddings(60) and engine.last_error is None
+    sem = engine.search("a striped horse with a horn", k=3, strategies=["semantic"]).results
+    assert sem[0].path == "journal/2025-03-25.md"
+    subjects = [c["subject"] for c in log(vault_copy)]
+    assert len(subjects) == commits + 2
+    assert subjects[1] == "index +journal/2025-03-25.md" and subjects[0].startswith("vectors:")
+    # What the engine serves is what was committed, and what a fresh load serves.
+    assert engine.commit == log(vault_copy)[0]["commit"]
+    assert results(vault_copy, engine=engine) == results(vault_copy)
+    engine.close()
+
+
+def test_update_file_of_a_deleted_file_removes_it(vault_copy):
+    index_vault(vault_copy, embed=False)
+    engine = open_index(vault_copy)
+    (vault_copy / "reference" / "redflag.md").unlink()
+    update = engine.update_file(vault_copy / "reference" / "redflag.md")
+    assert update.action == "removed"
+    hits = engine.search("sign_ed25519", k=5, strategies=["keyword"]).results
+    assert "reference/redflag.md" not in {r.path for r in hits}
+    assert engine.wait_for_embeddings(60)
+    assert "reference/redflag.md" not in _manifest(vault_copy)["files"]
+    assert engine.update_file("reference/ed25519.md").action == "unchanged"
+    engine.close()
+
+
+def test_update_file_never_waits_for_another_writer(vault_copy):
+    index_vault(vault_copy, embed=False)
+    engine = open_index(vault_copy)
+    home = vault_copy / ".memsearch"
+    held = threading.Event()
+    release = threading.Event()
+
+    def writer():
+        with index_lock(home, what="a long reindex"):
+            held.set()
+            release.wait(10)
+
+    thread = threading.Thread(target=writer)
+    thread.start()
+    held.wait(5)
+    write(vault_copy, "journal/2025-03-26.md", "# 2025-03-26\n\nThe quokka escaped.\n")
+    started = time.perf_counter()
+    engine.update_file("journal/2025-03-26.md")
+    assert time.perf_counter() - started < 0.2
+    assert engine.search("quokka", k=1, strategies=["keyword"]).results[0].path == "journal/2025-03-26.md"
+    assert not engine.wait_for_embeddings(0.5)  # the commit waits for the lock
+    release.set()
+    thread.join()
+    assert engine.wait_for_embeddings(60)
+    assert "journal/2025-03-26.md" in _manifest(vault_copy)["files"]
+    engine.close()
+
+
+def test_update_file_after_another_writer_committed(vault_copy):
+    index_vault(vault_copy, embed=False)
+    engine = open_index(vault_copy)
+    write(vault_copy, "journal/2025-03-27.md", "# 2025-03-27\n\nA wombat.\n")
+    index_vault(vault_copy, embed=False)  # another writer: the engine's commit is now behind
+    write(vault_copy, "journal/2025-03-28.md", "# 2025-03-28\n\nA numbat.\n")
+    engine.update_file("journal/2025-03-28.md")
+    assert engine.wait_for_embeddings(60) and engine.last_error is None
+    manifest = _manifest(vault_copy)
+    assert {"journal/2025-03-27.md", "journal/2025-03-28.md"} <= set(manifest["files"])
+    ids = [c for e in manifest["files"].values() for c in e["chunks"]]
+    assert len(ids) == len(set(ids))
+    assert engine.search("wombat", k=1, strategies=["keyword"]).results[0].path == "journal/2025-03-27.md"
+    assert results(vault_copy, engine=engine) == results(vault_copy)
+    engine.close()
+
+
+def test_the_tool_sees_a_commit_made_elsewhere(vault_copy):
+    index_vault(vault_copy, embed=False)
+    tools = MemoryTools(vault_copy)
+    assert tools.memory_search("capybara")["status"] == "no_results"
+    write(vault_copy, "journal/2025-03-29.md", "# 2025-03-29\n\nA capybara.\n")
+    index_vault(vault_copy, embed=False)
+    assert tools.memory_search("capybara")["results"][0]["path"] == "journal/2025-03-29.md"
