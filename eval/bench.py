@@ -608,10 +608,15 @@ def bench_config(
     )
     log(f"{label}: CLI cold start x {args.cli_runs} and --batch")
     out["cli"] = measure_cli(vault, home, queries, args.cli_runs, env, standin=embedder == STANDIN_SPEC)
-    if args.update_files:
-        log(f"{label}: one-file updates x {args.update_files}")
+    n_updates = (
+        args.update_files
+        if out["builds"] and out["builds"][0]["chunks"] <= 20_000
+        else args.update_files // 2
+    )
+    if n_updates:
+        log(f"{label}: one-file updates x {n_updates}")
         task = {"kind": "update", "vault": str(vault), "index_dir": str(home), "embedder": embedder}
-        out["update"] = worker({**task, "files": args.update_files, "salt": int(time.time())}, env)
+        out["update"] = worker({**task, "files": n_updates, "salt": int(time.time())}, env)
     return out
 
 
@@ -773,7 +778,12 @@ def main(argv: list[str] | None = None) -> int:
         "--builds", type=int, default=2, help="builds from scratch of vaults up to 10k chunks"
     )
     parser.add_argument("--cli-runs", type=int, default=5, help="cold `memsearch search` processes")
-    parser.add_argument("--update-files", type=int, default=10, help="files for the one-file update measure")
+    parser.add_argument(
+        "--update-files",
+        type=int,
+        default=6,
+        help="one-file updates measured (half as many above 20k chunks)",
+    )
     parser.add_argument("--no-minilm", action="store_true", help="skip the 10k vault on the real model")
     parser.add_argument("--no-embed-bench", action="store_true", help="skip the model throughput measure")
     parser.add_argument(
