@@ -86,7 +86,11 @@ class IndexReport:
 
     def summary(self) -> str:
         """One line: what this run changed."""
-        parts = [f"+{len(self.added)} ~{len(self.changed)} -{len(self.removed)} files"]
+        named = (
+            [f"+{p}" for p in self.added] + [f"~{p}" for p in self.changed] + [f"-{p}" for p in self.removed]
+        )
+        counts = f"+{len(self.added)} ~{len(self.changed)} -{len(self.removed)} files"
+        parts = [f"{counts} ({' '.join(named)})" if 0 < len(named) <= 3 else counts]
         if self.filled:
             parts.append(f"{self.filled} gaps filled")
         if self.embedded:
@@ -628,7 +632,8 @@ class Update:
                     ids.append(cid)
         out = _Vectors(info=dict(previous), gaps=set(old_gaps))
         if not texts and not everything:
-            return out  # the record stays as the run that embedded last wrote it (no commit for it)
+            out.gaps &= set(self.data.chunks)  # a removed chunk is no gap
+            return out  # the embedder's record stays as the run that embedded last wrote it
         got, embedded, _reused, failed, error, info, note = _embed_texts(
             self.vault,
             self.settings,

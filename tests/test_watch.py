@@ -1,0 +1,104 @@
+"""`memsearch watch`: catches up on start, follows writes (also by rename), batches, stops cleanly."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+from memsearch.api import index_vault, log
+from memsearch.watch import Watcher, look
+from tests.versioning_helpers import committed_state, write
+
+
+def _files(vault):
+    return set(committed_state(vault)["manifest"]["files"])
+
+
+def _wait_for(predicate, seconds=30.0):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def test_look_sees_what_the_index_covers(vault_copy):
+    (vault_copy / ".hidden").mkdir()
+    write(vault_copy, ".hidden/secret.md", "no\n")
+    write(vault_copy, "notes/.draft.md", "no\n")
+    write(vault_copy, "notes/plain.txt", "no\n")
+    seen = look(vault_copy)
+    assert "inbox.md" in seen and "reference/people/ed-kowalski.md" in seen
+    assert not {p for p in seen if "hidden" in p or "draft" in p or p.endswith(".txt")}
+
+
+def test_a_watcher_catches_up_follows_changes_and_stops(vault_copy):
+    index_vault(vault_copy, embed=False)
+    write(vault_copy, "journal/2025-03-20.md", "# 2025-03-20\n\nWritten while nobody watched.\n")
+    reports = []
+    watcher = Watcher(vault_copy, interval=0.1, debounce=0.3, embed=False, on_report=reports.append)
+    thread = threading.Thread(target=watcher.run, kwargs={"max_seconds": 60})
+    thread.start()
+    try:
+        assert _wait_for(lambda: "journal/2025-03-20.md" in _files(vault_copy))  # the catch-up
+        commits = len(log(vault_copy))
+        # A burst of writes to several files is one batch, one commit.
+        for i in range(4):
+            write(vault_copy, f"notes/burst-{i}.md", f"# Burst {i}\n\nzebracorn {i}\n")
+            time.sleep(0.05)
+        assert _wait_for(lambda: {f"notes/burst-{i}.md" for i in range(4)} <= _files(vault_copy))
+        assert len(log(vault_copy)) == commits + 1
+        # An editor that saves by writing a temporary file and renaming it over the original.
+        target = vault_copy / "reference" / "redflag.md"
+        tmp = vault_copy / "reference" / ".redflag.md.swp"
+        tmp.write_text(target.read_text().replace("Keys rotate every quarter.", "Keys rotate weekly."))
+        os.replace(tmp, target)
+        before = committed_state(vault_copy)["manifest"]["files"]["reference/redflag.md"]["sha256"]
+        assert _wait_for(
+            lambda: (
+                committed_state(vault_copy)["manifest"]["files"]["reference/redflag.md"]["sha256"] != before
+            )
+        )
+        # A deletion.
+        (vault_copy / "inbox.md").unlink()
+        assert _wait_for(lambda: "inbox.md" not in _files(vault_copy))
+    finally:
+        watcher.stop()
+        thread.join(10)
+    assert not thread.is_alive()
+    assert all(r.commit for r in reports[1:])  # every batch after the catch-up changed something
+    assert index_vault(vault_copy, embed=False).commit is None  # nothing was missed
+
+
+def test_the_watch_command_stops_on_sigterm_and_sigint(vault_copy):
+    index_vault(vault_copy, embed=False)
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "memsearch.cli",
+                "watch",
+                str(vault_copy),
+                "--interval",
+                "0.1",
+                "--no-embed",
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        assert proc.stderr.readline().startswith("watching ")
+        write(vault_copy, f"notes/{sig.name}.md", f"# {sig.name}\n\nseen by the watcher\n")
+        assert _wait_for(lambda name=sig.name: f"notes/{name}.md" in _files(vault_copy))
+        started = time.monotonic()
+        proc.send_signal(sig)
+        out, err = proc.communicate(timeout=20)
+        assert proc.returncode == 0 and "Traceback" not in err, err
+        assert time.monotonic() - started < 5
+        assert f"notes/{sig.name}.md" in out
