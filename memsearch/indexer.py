@@ -680,7 +680,7 @@ class Update:
         old = self.base.manifest
         staged: list[str] = []
         if self.full and old is not None:
-            for sub in ("shards", "vectors"):
+            for sub in ("shards", "vectors", store.FILES_SUBDIR):
                 if (root / sub).exists():
                     shutil.rmtree(root / sub)
                     staged.append(sub)
@@ -716,7 +716,15 @@ class Update:
             crashpoint("vectors")
         if old is not None and _same(old, manifest) and not staged:
             return None
-        staged.append(_put(root, store.MANIFEST, _manifest_bytes(manifest)))
+        touched = None if self.full else set(work) | set(gone) | set(restamped) | vector_paths
+        for rel, data in store.manifest_buckets(manifest, touched).items():
+            if data:
+                staged.append(_put(root, rel, data))
+            elif (root / rel).exists():
+                (root / rel).unlink()
+                staged.append(rel)
+        crashpoint("buckets")
+        staged.append(_put(root, store.MANIFEST, store.encode_manifest_head(manifest)))
         crashpoint("manifest")
         message = commit_message(
             added, sorted(set(changed) | set(restamped), key=walk_order), gone, vec, manifest, old
@@ -817,29 +825,6 @@ def _same(old: dict, new: dict) -> bool:
         return {k: v for k, v in m.items() if k not in ("built_at", "vault")}
 
     return json.dumps(strip(old), sort_keys=True) == json.dumps(strip(new), sort_keys=True)
-
-
-def _manifest_bytes(manifest: dict) -> bytes:
-    """The manifest as JSON with one line per file, so a one-file update is a one-line diff."""
-    lines = ["{"]
-    keys = sorted(manifest)
-    for n, key in enumerate(keys):
-        comma = "," if n < len(keys) - 1 else ""
-        value = manifest[key]
-        if key == "files" and value:
-            lines.append(f' "{key}": {{')
-            items = list(value.items())
-            for i, (path, entry) in enumerate(items):
-                sep = "," if i < len(items) - 1 else ""
-                key_json = json.dumps(path, ensure_ascii=False)
-                lines.append(f"  {key_json}: {json.dumps(entry, sort_keys=True, ensure_ascii=False)}{sep}")
-            lines.append(f" }}{comma}")
-        else:
-            lines.append(
-                f" {json.dumps(key)}: {json.dumps(value, sort_keys=True, ensure_ascii=False)}{comma}"
-            )
-    lines.append("}")
-    return ("\n".join(lines) + "\n").encode("utf-8")
 
 
 def _names(label: str, paths: list[str]) -> list[str]:
@@ -1075,7 +1060,7 @@ def rollback(
         # chunk ids handed out since stay used: a live index never sees an id twice
         manifest["next_id"] = max(int(current.get("next_id", 0) or 0), int(wanted.get("next_id", 0) or 0))
         manifest["built_at"] = datetime.now(tz=UTC).isoformat(timespec="seconds")
-        _put(repo.path, store.MANIFEST, _manifest_bytes(manifest))
+        _put(repo.path, store.MANIFEST, store.encode_manifest_head(manifest))
         crashpoint("rollback-manifest")
         message = f"rollback to {target[:12]}" + (f": {subject.subject}" if subject else "") + "\n"
         commit = repo.commit([store.MANIFEST], message)

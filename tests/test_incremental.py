@@ -2,20 +2,20 @@
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import threading
 import time
 
 from memsearch.api import index_vault, log, open_index
+from memsearch.index import store
 from memsearch.lock import index_lock
 from memsearch.tool import MemoryTools
-from tests.versioning_helpers import NOW, repo_of, results, write
+from tests.versioning_helpers import NOW, results, write
 
 
 def _manifest(vault):
-    return json.loads((repo_of(vault) / "manifest.json").read_text())
+    return store.read_manifest(vault / ".memsearch")
 
 
 def _strip(rs):

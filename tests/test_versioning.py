@@ -53,7 +53,7 @@ def test_one_commit_per_update_naming_its_files(vault_copy):
     assert reports[3].removed == ("archive/2024.md",)
     # Only that file's shard and vectors (and the manifest) change in its commit.
     changed = git(repo_of(vault_copy), "show", "--name-only", "--format=", reports[2].commit).split()
-    assert sorted(p.split("/")[0] for p in changed) == ["manifest.json", "shards", "vectors"]
+    assert sorted(p.split("/")[0] for p in changed) == ["files", "manifest.json", "shards", "vectors"]
 
 
 def test_search_at_an_old_commit_gives_the_results_of_that_time(vault_copy):
@@ -107,6 +107,7 @@ def test_rollback_restores_the_results_as_a_new_commit(vault_copy):
     # The chunk ids handed out since stay used.
     manifest = json.loads(git(repo_of(vault_copy), "show", "HEAD:manifest.json"))
     later = json.loads(git(repo_of(vault_copy), "show", f"{reports[-1].commit}:manifest.json"))
+    assert "files" not in manifest  # the file table lives in files/, one bucket per shard prefix
     assert manifest["next_id"] == later["next_id"]
     # Already current: nothing to do. The next reindex brings the index back to the vault.
     assert rollback(vault_copy, "HEAD") is None
@@ -201,9 +202,7 @@ def test_the_repository_grows_by_what_changed(vault_copy):
         path.write_text(base + f"\nUpdate {i}: the zebracorn moved to pen {i}.\n")
         report = index_vault(vault_copy)
         assert report.changed == ("journal/2025-03-11.md",)
-        name = json.loads((repo.path / "manifest.json").read_text())["files"]["journal/2025-03-11.md"][
-            "shard"
-        ]
+        name = store.read_manifest(repo.home)["files"]["journal/2025-03-11.md"]["shard"]
         one = max(one, (repo.path / store.shard_file(name)).stat().st_size)
         one_vec = (repo.path / store.vector_file(name)).stat().st_size
     repo.maintain()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import subprocess
 from pathlib import Path
 
@@ -41,7 +40,11 @@ def repo_of(vault: Path) -> Path:
 def committed_state(vault: Path) -> dict:
     """The manifest (minus when/where) and every shard and vector file at HEAD, by path."""
     repo = repo_of(vault)
-    manifest = json.loads(git(repo, "show", "HEAD:manifest.json"))
+    from memsearch.index import store
+    from memsearch.index.versioning import IndexRepo
+
+    index_repo = IndexRepo(repo.parent)
+    manifest = store.committed_manifest(index_repo, index_repo.head())
     for key in ("built_at", "vault"):
         manifest.pop(key, None)
     files = {}
