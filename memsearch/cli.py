@@ -626,5 +626,54 @@ def watch(
         _fail(exc)
 
 
+@main.command()
+@click.argument("paths", nargs=-1)
+@click.option("--entity", help="Forget every chunk naming this entity (resolved through aliases).")
+@click.option("--vault", help="The vault (default: $MEMSEARCH_VAULT or the current folder).")
+@click.option("--index-dir", type=click.Path(path_type=Path), help="Where the index lives.")
+@click.option(
+    "--purge-history",
+    is_flag=True,
+    help="Also rewrite the index's git history without them (new commit ids), expire reflogs and prune.",
+)
+@click.option("--wait", "wait", type=float, default=None, help="Seconds to wait for another writer.")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+def forget(
+    paths: tuple[str, ...],
+    entity: str | None,
+    vault: str | None,
+    index_dir: Path | None,
+    purge_history: bool,
+    wait: float | None,
+    as_json: bool,
+) -> None:
+    """Forget memories: files (PATH...) or every chunk naming --entity NAME, from every index.
+
+    One commit removes them; the embedding cache, snapshots and signal state lose them too, and
+    later index runs skip them (the vault itself is never changed). --purge-history also removes
+    them from every older commit.
+    """
+    from memsearch.forget import forget as do_forget
+    from memsearch.lock import DEFAULT_LOCK_TIMEOUT
+
+    try:
+        report = do_forget(
+            _resolve_vault(vault),
+            list(paths),
+            entity,
+            index_home=index_dir,
+            purge_history=purge_history,
+            lock_timeout=DEFAULT_LOCK_TIMEOUT if wait is None else wait,
+        )
+    except MemsearchError as exc:
+        _fail(exc)
+    if as_json:
+        click.echo(json.dumps(report.to_dict(), indent=2))
+        return
+    click.echo(report.summary())
+    for path in report.not_found:
+        click.echo(f"not in the index (will not be indexed): {path}", err=True)
+
+
 if __name__ == "__main__":
     main()

@@ -376,7 +376,14 @@ class Update:
             looked = set(only)
         files: dict[str, VaultFile] = {}
         skipped: dict[str, str] = {}
+        from memsearch.forget import FORGOTTEN_REASON, load_forget_list
+
+        self.forget = load_forget_list(self.home)
         for n, path in enumerate(found, 1):
+            rel = path.relative_to(vault).as_posix() if path.is_absolute() else str(path)
+            if self.forget.paths and self.forget.has_path(rel):
+                skipped[rel] = FORGOTTEN_REASON  # `memsearch forget`: never indexed again
+                continue
             got = read_file(vault, path)
             if isinstance(got, Skipped):
                 skipped[got.path] = got.reason
@@ -431,6 +438,8 @@ class Update:
                 skipped[path] = f"could not be chunked ({type(exc).__name__}: {exc})"
                 continue
             chunks, stamp = _stamped(pf, vf, commit_times)
+            if self.forget.entities:  # chunks naming a forgotten entity are not indexed again
+                chunks = [c for c in chunks if not self.forget.names_entity(c.entities)]
             work[path] = _FileWork(path, vf.sha256, pf, chunks, stamp)
             self.notify("chunk", n, len(todo))
         for path in list(skipped):

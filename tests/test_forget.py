@@ -1,0 +1,170 @@
+"""memsearch forget: files and entities leave every index, the caches and (with a purge) the history."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import subprocess
+import zlib
+from pathlib import Path
+
+import numpy as np
+from click.testing import CliRunner
+
+from memsearch.api import index_vault, log, open_index
+from memsearch.cli import main
+from memsearch.forget import FORGET_FILE, forget
+from memsearch.index import store
+
+SECRET = "secret/diary.md"
+SENTENCE = "The zebra quartz vault code is violet umbrella forty two"
+OLD_SENTENCE = "Yesterday the zebra quartz lantern hummed beside the orchard gate"
+
+
+def _write(vault: Path, rel: str, text: str) -> None:
+    path = vault / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+
+
+def _git_objects(repo: Path) -> bytes:
+    """Every object of the repository, decompressed (loose and packed)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+    out = subprocess.run(
+        ["git", "-C", str(repo), "cat-file", "--batch-all-objects", "--batch", "--unordered"],
+        capture_output=True,
+        env=env,
+        check=True,
+    )
+    return out.stdout
+
+
+def _everything(home: Path) -> list[tuple[str, bytes]]:
+    """Every file under the index home as bytes, plus each loose object decompressed, plus all objects."""
+    found = []
+    for root, _dirs, files in os.walk(home):
+        for name in files:
+            path = Path(root) / name
+            data = path.read_bytes()
+            found.append((str(path), data))
+            with contextlib.suppress(zlib.error):
+                found.append((f"{path} (zlib)", zlib.decompress(data)))
+    found.append(("git objects", _git_objects(home / "repo")))
+    return found
+
+
+def _paths(response) -> set[str]:
+    return {r.path for r in response.results}
+
+
+def _secret_vectors(home: Path) -> list[bytes]:
+    data = store.load(home)
+    ids = data.manifest["files"][SECRET]["chunks"]
+    return [np.asarray(data.vectors._vectors[cid], dtype=np.float32).tobytes() for cid in ids]
+
+
+def test_forget_with_purge_leaves_no_byte_of_the_memory(vault_copy):
+    vault = vault_copy
+    home = vault / ".memsearch"
+    _write(vault, SECRET, f"# Diary\n\n{OLD_SENTENCE}.\n")
+    index_vault(vault)
+    old_vectors = _secret_vectors(home)
+    _write(vault, SECRET, f"# Diary\n\n{SENTENCE}.\n\n## Later\n\nThe orchard gate was painted.\n")
+    index_vault(vault)
+    vectors = _secret_vectors(home) + old_vectors
+    _write(vault, "journal/extra.md", "# Extra\n\nA note about the garden and the weather.\n")
+    index_vault(vault)
+    (vault / "journal/extra.md").write_text("# Extra\n\nThe garden again, now with rain.\n")
+    index_vault(vault)
+    assert SECRET in _paths(open_index(vault).search("zebra quartz vault code", k=5))
+    assert any(SENTENCE.encode() in data for _, data in _everything(home))
+    n_commits = len(log(vault))
+
+    result = CliRunner().invoke(main, ["forget", SECRET, "--vault", str(vault), "--purge-history"])
+    assert result.exit_code == 0, result.output
+    assert "history purged" in result.output
+
+    for where, data in _everything(home):
+        for sentence in (SENTENCE, OLD_SENTENCE, "zebra quartz"):
+            assert sentence.encode() not in data, f"{sentence!r} found in {where}"
+        for vec in vectors:
+            assert vec not in data, f"a vector of the forgotten file found in {where}"
+            assert vec[:64] not in data, f"a vector's first 16 floats found in {where}"
+        assert SECRET.encode() not in data or where.endswith("manifest.json") or "files/" in where, where
+
+    # never returned, now or at any older (rewritten) commit; the history keeps its length
+    commits = log(vault)
+    assert len(commits) == n_commits + 1
+    assert "history purged" in commits[0]["subject"]
+    for i in range(len(commits)):
+        engine = open_index(vault, at=f"HEAD~{i}")
+        assert SECRET not in _paths(engine.search("zebra quartz vault code orchard gate", k=20))
+        assert not any(c.path == SECRET for c in engine.index.chunks.values())
+    # the rest of the vault is still served at an old commit
+    assert open_index(vault, at="HEAD~1").search("Redflag signing keys", k=5).results
+
+    # the vault still has it: the next index runs skip it, with a reason
+    report = index_vault(vault)
+    assert SECRET in {s.path for s in report.skipped}
+    assert "forgotten" in dict((s.path, s.reason) for s in report.skipped)[SECRET]
+    assert SECRET not in _paths(open_index(vault).search("zebra quartz vault code", k=5))
+    # the forget list holds a hash of the path, never the path
+    assert SECRET.encode() not in (home / FORGET_FILE).read_bytes()
+    fsck = subprocess.run(["git", "-C", str(home / "repo"), "fsck", "--strict"], capture_output=True)
+    assert fsck.returncode == 0, fsck.stderr
+
+
+def test_forget_without_purge_is_one_commit_and_drops_the_cache_rows(vault_copy):
+    vault = vault_copy
+    home = vault / ".memsearch"
+    _write(vault, SECRET, f"# Diary\n\n{SENTENCE}.\n")
+    index_vault(vault)
+    vectors = _secret_vectors(home)
+    before = len(log(vault))
+    report = forget(vault, [vault / SECRET])
+    assert report.files == [SECRET] and report.chunks >= 1 and report.cache_rows >= 1
+    commits = log(vault)
+    assert len(commits) == before + 1 and SECRET in commits[0]["subject"]
+    # gone from the current index (keyword, vectors, graph, time) and from the cache
+    engine = open_index(vault)
+    assert SECRET not in _paths(engine.search("zebra quartz vault code", k=10))
+    assert not any(c.path == SECRET for c in engine.index.chunks.values())
+    cache = (home / "cache" / "embeddings.sqlite").read_bytes()
+    assert not any(v in cache for v in vectors)
+    assert not list(store.snapshots_dir(home).glob("*/chunks.jsonl")) or all(
+        SENTENCE.encode() not in p.read_bytes() for p in store.snapshots_dir(home).glob("*/chunks.jsonl")
+    )
+    # the older commit still holds it (that is what --purge-history is for)
+    assert SECRET in _paths(open_index(vault, at="HEAD~1").search("zebra quartz vault code", k=10))
+    # a change of the forgotten file in the vault does not bring it back
+    _write(vault, SECRET, f"# Diary\n\n{SENTENCE}, and more.\n")
+    index_vault(vault)
+    assert SECRET not in _paths(open_index(vault).search("zebra quartz vault code", k=10))
+
+
+def _naming(engine, canonical: str) -> list:
+    graph = engine.index.graph
+    return [c for c in engine.index.chunks.values() if any(graph.resolve(e) == canonical for e in c.entities)]
+
+
+def test_forget_an_entity_through_its_alias(vault_copy):
+    vault = vault_copy
+    index_vault(vault)
+    engine = open_index(vault)
+    canonical = engine.index.graph.resolve("Redflag")
+    assert engine.index.graph.resolve("RF") == canonical
+    naming = _naming(engine, canonical)
+    assert naming and len(naming) < len(engine.index.chunks)
+    result = CliRunner().invoke(main, ["forget", "--entity", "RF", "--vault", str(vault)])
+    assert result.exit_code == 0, result.output
+    engine = open_index(vault)
+    assert not _naming(engine, canonical)
+    assert len(engine.index.chunks) == len(open_index(vault, at="HEAD~1").index.chunks) - len(naming)
+    assert "'RF'" in log(vault)[0]["subject"]
+    assert not engine.index.graph.known(canonical) or not len(engine.index.graph.chunk_ids(canonical))
+    # a new file that names it again does not bring such chunks back, through the alias either
+    _write(vault, "journal/rf.md", "# Lunch\n\nLunch about [[Redflag]] and the signing keys.\n")
+    _write(vault, "journal/rf2.md", "# Tea\n\nTea about [[red flag]] and the tokens.\n")
+    index_vault(vault)
+    engine = open_index(vault)
+    assert not _naming(engine, canonical)
