@@ -372,7 +372,8 @@ class Memsearch:
             preview = self._live.get(rel)
             if chunks is not None and preview is None and committed and committed["sha256"] == got.sha256:
                 return FileUpdate(rel, "unchanged", len(committed["chunks"]), _ms(started))
-            had_aliases = bool((preview.aliases if preview else None) or (committed or {}).get("aliases"))
+            # The alias map depends on each file's aliases only: the graph is rebuilt when these change.
+            had_aliases = dict(preview.aliases if preview else (committed or {}).get("aliases", {}))
             old_ids = preview.ids if preview is not None else (committed or {}).get("chunks", [])
             store.remove_chunks(self.index, old_ids)
             if chunks is None:
@@ -386,7 +387,7 @@ class Memsearch:
                 self._live[rel] = LivePreview(got.sha256, ids, chunks, dict(parsed.aliases))
                 action = "changed" if committed else "added"
                 n = len(chunks)
-            if had_aliases or (parsed is not None and parsed.aliases):
+            if had_aliases != (dict(parsed.aliases) if chunks is not None else {}):
                 self._rebuild_graph_live()
         return FileUpdate(rel, action, n, _ms(started), reason)
 

@@ -491,9 +491,16 @@ class Update:
                 for cid in ids
             ]
             new_files[path] = {**new_files[path], "stamp": stamp[0]}
-        aliases_changed = store.alias_map(old_files) != store.alias_map(new_files) or any(
-            preview.aliases for preview in live.values()
-        )
+        # The graph resolved names under the alias map of what the index held (the commit, and
+        # the live index's previews): rebuilt only when the new map differs from that one.
+        held = {p: dict(e) for p, e in old_files.items()}
+        for p, preview in live.items():
+            entry = held.setdefault(p, {})
+            if preview.aliases:
+                entry["aliases"] = preview.aliases
+            else:
+                entry.pop("aliases", None)
+        aliases_changed = store.alias_map(held) != store.alias_map(new_files)
         with self.guard:
             if not self.full:
                 # What the live index holds for each touched file goes (a preview, else the

@@ -205,3 +205,17 @@ def test_the_tool_sees_a_commit_made_elsewhere(vault_copy):
     write(vault_copy, "journal/2025-03-29.md", "# 2025-03-29\n\nA capybara.\n")
     index_vault(vault_copy, embed=False)
     assert tools.memory_search("capybara")["results"][0]["path"] == "journal/2025-03-29.md"
+
+
+def test_update_file_with_new_aliases_resolves_every_file_again(vault_copy):
+    index_vault(vault_copy, embed=False)
+    engine = open_index(vault_copy)
+    assert not engine.search("Eddie", k=5, strategies=["graph"]).results
+    path = vault_copy / "reference" / "people" / "ed-kowalski.md"
+    path.write_text(path.read_text().replace("aliases: [Ed, EK]", "aliases: [Ed, EK, Eddie]"))
+    engine.update_file(path)
+    hits = {r.path for r in engine.search("Eddie", k=10, strategies=["graph"]).results}
+    assert "reference/redflag.md" in hits  # names Ed Kowalski, now also known as Eddie
+    assert engine.wait_for_embeddings(60)
+    assert results(vault_copy, engine=engine) == results(vault_copy)
+    engine.close()
