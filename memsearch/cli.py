@@ -301,12 +301,20 @@ def status(vault: str | None, index_dir: Path | None, as_json: bool) -> None:
         info = open_index(_resolve_vault(vault), index_dir=index_dir).status()
     except MemsearchError as exc:
         _fail(exc)
+    from memsearch.privacy import access
+
+    info["access"] = access(Path(info["index"]))
     if as_json:
         click.echo(json.dumps(info, indent=2))
         return
     emb = info["embedder"] or {}
+    who = info["access"]
     click.echo(f"vault     {info['vault']}")
     click.echo(f"index     {info['index']} (mode {info['index_mode']}, {info['index_bytes'] / 1e6:.1f} MB)")
+    readers = "owner only" if who["owner_only"] else "WARNING: group or others too"
+    click.echo(f"access    owner {who['owner']}, mode {who['mode']}: readable by {readers}")
+    if who["warning"]:
+        click.echo(f"warning   {who['warning']}", err=True)
     click.echo(f"built     {info['built_at']}")
     click.echo(
         f"files     {info['files']}  chunks {info['chunks']}  vectors {info['vectors']}  gaps {info['gaps']}"

@@ -1,0 +1,139 @@
+"""Owner-only by default, whatever the umask; status says who can read the index; no stray network."""
+
+from __future__ import annotations
+
+import os
+import socket
+import stat
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from memsearch.api import index_vault, log, open_index
+from memsearch.cli import main
+from memsearch.forget import forget
+from memsearch.index.embedding_cache import EmbeddingCache
+from memsearch.privacy import access, is_loopback
+
+
+def _exposed(home: Path) -> list[str]:
+    bad = []
+    for root, dirs, files in os.walk(home):
+        for name in [*dirs, *files]:
+            path = os.path.join(root, name)
+            mode = os.lstat(path).st_mode
+            if not stat.S_ISLNK(mode) and mode & 0o077:
+                bad.append(f"{oct(mode & 0o777)} {path}")
+    if os.stat(home).st_mode & 0o077:
+        bad.append(f"{oct(os.stat(home).st_mode & 0o777)} {home}")
+    return bad
+
+
+def test_everything_under_the_index_home_is_owner_only_under_umask_0(vault_copy):
+    vault = vault_copy
+    home = vault / ".memsearch"
+    old = os.umask(0o000)
+    try:
+        index_vault(vault)
+        (vault / "journal/new.md").write_text("# New\n\nA new memory about Mara Lin and the keys.\n")
+        engine = open_index(vault)
+        engine.update_file(vault / "journal/new.md")
+        assert engine.wait_for_embeddings(120)
+        engine.close()
+        (vault / "inbox.md").write_text("# Inbox\n\nNothing left.\n")
+        index_vault(vault)
+        forget(vault, ["inbox.md"])
+        forget(vault, ["journal/new.md"], purge_history=True)
+        assert len(log(vault)) >= 3
+        open_index(vault, at="HEAD~1").search("signing keys")
+        # the embedding cache's WAL and shared-memory files, while a connection holds them open
+        with EmbeddingCache(home / "cache" / "embeddings.sqlite") as cache:
+            cache.put_many("fp", {"k": np.ones(4, dtype=np.float32)})
+            wal = [p for p in (home / "cache").iterdir() if p.name.endswith(("-wal", "-shm"))]
+            assert wal, "expected WAL files while the cache is open"
+            assert not _exposed(home), _exposed(home)
+    finally:
+        os.umask(old)
+    assert (home / "repo" / ".git" / "objects").is_dir()
+    assert not _exposed(home), _exposed(home)
+    info = access(home)
+    assert info["owner_only"] and info["warning"] is None and info["mode"] == "0700"
+
+
+def test_status_shows_where_the_index_lives_and_who_can_read_it(vault_copy):
+    vault = vault_copy
+    index_vault(vault)
+    home = vault / ".memsearch"
+    out = CliRunner().invoke(main, ["status", "--vault", str(vault)])
+    assert out.exit_code == 0, out.output
+    assert str(home) in out.output
+    assert "access    owner " in out.output and "mode 0700" in out.output and "owner only" in out.output
+    os.chmod(home / "repo" / "manifest.json", 0o644)
+    out = CliRunner().invoke(main, ["status", "--vault", str(vault)])
+    assert "group or others" in out.output and "manifest.json" in out.output
+    assert "chmod -R go-rwx" in out.output
+
+
+def test_loopback():
+    assert is_loopback("http://localhost:11434")
+    assert is_loopback("http://127.0.0.1:11434")
+    assert is_loopback("[::1]:11434")
+    assert not is_loopback("http://10.2.3.4:11434")
+    assert not is_loopback("https://203.0.113.9")
+
+
+def test_the_default_ollama_host_is_this_machine(monkeypatch):
+    from memsearch.embedders.ollama import OllamaEmbedder, resolve_host
+
+    monkeypatch.delenv("OLLAMA_HOST", raising=False)
+    assert is_loopback(resolve_host())
+    assert is_loopback(OllamaEmbedder().host)
+    # a remote host only when the user names it (config option or $OLLAMA_HOST)
+    assert not is_loopback(OllamaEmbedder(host="http://10.2.3.4:11434").host)
+    monkeypatch.setenv("OLLAMA_HOST", "10.2.3.4:11434")
+    assert not is_loopback(resolve_host())
+
+
+@pytest.fixture
+def connections(monkeypatch):
+    """Every address a socket connects to (the connection itself is refused if not loopback)."""
+    seen: list[object] = []
+    real_connect = socket.socket.connect
+    real_connect_ex = socket.socket.connect_ex
+
+    def record(address: object) -> None:
+        seen.append(address)
+        host = address[0] if isinstance(address, tuple) else None
+        if host is not None and not is_loopback(str(host) if ":" not in str(host) else f"[{host}]"):
+            raise ConnectionRefusedError(f"test: no network to {address}")
+
+    def connect(self, address):  # type: ignore[no-untyped-def]
+        record(address)
+        return real_connect(self, address)
+
+    def connect_ex(self, address):  # type: ignore[no-untyped-def]
+        record(address)
+        return real_connect_ex(self, address)
+
+    monkeypatch.setattr(socket.socket, "connect", connect)
+    monkeypatch.setattr(socket.socket, "connect_ex", connect_ex)
+    return seen
+
+
+def test_a_default_config_never_contacts_a_non_loopback_address(vault_copy, monkeypatch, connections):
+    for name in ("OLLAMA_HOST", "MEMSEARCH_EMBEDDER", "MEMSEARCH_HOME"):
+        monkeypatch.delenv(name, raising=False)
+    vault = vault_copy
+    report = index_vault(vault)
+    assert report.gaps == 0 and not report.embedder_error
+    engine = open_index(vault)
+    assert engine.search("who approved the signing key", k=3).results
+    remote = [a for a in connections if isinstance(a, tuple) and not is_loopback(_host(a))]
+    assert not remote, remote
+
+
+def _host(address: tuple) -> str:
+    host = str(address[0])
+    return f"[{host}]" if ":" in host else host
