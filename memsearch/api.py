@@ -109,6 +109,29 @@ def rollback(
     return _rollback(Path(vault), rev, Path(index_dir) if index_dir else None, lock_timeout)
 
 
+def forget(
+    vault: str | Path,
+    paths: Sequence[str | Path] = (),
+    entity: str | None = None,
+    *,
+    index_dir: str | Path | None = None,
+    purge_history: bool = False,
+    lock_timeout: float | None = DEFAULT_LOCK_TIMEOUT,
+) -> Any:
+    """Forget files and/or every chunk naming ``entity`` from every index (one commit); with
+    ``purge_history`` from every older commit too. Returns a :class:`~memsearch.forget.ForgetReport`."""
+    from memsearch.forget import forget as _forget
+
+    return _forget(
+        Path(vault),
+        list(paths),
+        entity,
+        index_home=index_dir,
+        purge_history=purge_history,
+        lock_timeout=lock_timeout,
+    )
+
+
 class Memsearch:
     """A loaded index: load once, search many times; ``update_file`` when a memory was written.
 
@@ -270,6 +293,34 @@ class Memsearch:
         self._start_worker()
         return update
 
+    def forget(
+        self,
+        paths: Sequence[str | Path] = (),
+        entity: str | None = None,
+        *,
+        purge_history: bool = False,
+        lock_timeout: float | None = DEFAULT_LOCK_TIMEOUT,
+    ) -> Any:
+        """Forget files and/or every chunk naming ``entity`` (see :mod:`memsearch.forget`), then reload.
+
+        Pending ``update_file`` commits are made first; returns a :class:`~memsearch.forget.ForgetReport`.
+        """
+        from memsearch.forget import forget as _forget
+
+        if self.at is not None:
+            raise MemsearchError(f"this index was opened at {self.at}, read-only; open it without `at`")
+        self.wait_for_embeddings()
+        report = _forget(
+            self.vault,
+            list(paths),
+            entity,
+            index_home=self.index_home,
+            purge_history=purge_history,
+            lock_timeout=lock_timeout,
+        )
+        self.refresh()
+        return report
+
     def wait_for_embeddings(self, timeout: float | None = None) -> bool:
         """Wait until every ``update_file`` so far is committed with its vectors; False on timeout."""
         deadline = None if timeout is None else time.monotonic() + timeout
@@ -344,11 +395,15 @@ class Memsearch:
         from dataclasses import replace
 
         from memsearch.chunkers import chunk_file
+        from memsearch.forget import FORGOTTEN_REASON, load_forget_list
         from memsearch.indexer import _stamped
         from memsearch.scan import Skipped, git_commit_times, read_file
 
         full = self.vault / rel
         got = read_file(self.vault, full) if (full.is_file() or full.is_symlink()) else None
+        forgotten = load_forget_list(self.index_home)
+        if got is not None and forgotten.has_path(rel):
+            got = Skipped(rel, FORGOTTEN_REASON)  # `memsearch forget`: never indexed again
         parsed = chunks = None
         reason = None
         if got is None:
@@ -362,6 +417,8 @@ class Memsearch:
                     git_commit_times(self.vault, [rel]) if not all(c.timestamp for c in parsed.chunks) else {}
                 )
                 chunks, _ = _stamped(parsed, got, times)
+                if forgotten.entities:
+                    chunks = [c for c in chunks if not forgotten.names_entity(c.entities)]
             except Exception as exc:  # one file must never break the caller
                 reason = f"could not be chunked ({type(exc).__name__}: {exc})"
         shape = store.shape_of(self.index.manifest)

@@ -168,3 +168,21 @@ def test_forget_an_entity_through_its_alias(vault_copy):
     index_vault(vault)
     engine = open_index(vault)
     assert not _naming(engine, canonical)
+
+
+def test_a_live_engine_forgets_and_never_previews_a_forgotten_file(vault_copy):
+    vault = vault_copy
+    _write(vault, SECRET, f"# Diary\n\n{SENTENCE}.\n")
+    index_vault(vault)
+    engine = open_index(vault)
+    assert SECRET in _paths(engine.search("zebra quartz vault code", k=5))
+    report = engine.forget([SECRET])
+    assert report.files == [SECRET]
+    assert SECRET not in _paths(engine.search("zebra quartz vault code", k=5))
+    _write(vault, SECRET, f"# Diary\n\n{SENTENCE}, again.\n")
+    update = engine.update_file(vault / SECRET)
+    assert update.action in ("skipped", "removed") and "forgotten" in (update.reason or "")
+    assert SECRET not in _paths(engine.search("zebra quartz vault code", k=5))
+    assert engine.wait_for_embeddings(60)
+    engine.close()
+    assert SECRET not in _paths(open_index(vault).search("zebra quartz vault code", k=5))
