@@ -186,3 +186,18 @@ def test_a_live_engine_forgets_and_never_previews_a_forgotten_file(vault_copy):
     assert engine.wait_for_embeddings(60)
     engine.close()
     assert SECRET not in _paths(open_index(vault).search("zebra quartz vault code", k=5))
+
+
+def test_forget_an_entity_with_purge_rewrites_every_commit(vault_copy):
+    vault = vault_copy
+    index_vault(vault)
+    for version in ("", ", v2"):
+        text = f"# X\n\nA plum-coloured ledger about [[Redflag]]{version}.\n\n## Y\n\nElse.\n"
+        _write(vault, "journal/x.md", text)
+        index_vault(vault)
+    report = forget(vault, entity="RF", purge_history=True)
+    assert report.purged and report.chunks > 0 and report.rewritten >= len(log(vault)) - 1
+    assert b"plum-coloured" not in _git_objects(vault / ".memsearch" / "repo")
+    for i in range(len(log(vault))):
+        engine = open_index(vault, at=f"HEAD~{i}")
+        assert engine.index.chunks and not _naming(engine, engine.index.graph.resolve("Redflag"))
