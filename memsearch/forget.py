@@ -35,6 +35,7 @@ import shutil
 import sqlite3
 import subprocess
 import tempfile
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -367,8 +368,19 @@ def _purge_cache(home: Path, keys: set[str]) -> int:
             marks = ",".join("?" * len(part))
             deleted += conn.execute(f"DELETE FROM vectors WHERE key IN ({marks})", part).rowcount
         conn.execute("PRAGMA secure_delete=ON")
-        conn.execute("VACUUM")
-        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        for attempt in range(20):  # a reader in another process may hold the file for a moment
+            try:
+                conn.execute("VACUUM")
+                conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                break
+            except sqlite3.OperationalError:
+                if attempt == 19:
+                    raise MemsearchError(
+                        f"the embedding cache {path} is busy: its rows of the forgotten memories are"
+                        " deleted but the file was not compacted; run `memsearch forget` again"
+                        " when no other memsearch process is running"
+                    ) from None
+                time.sleep(0.25)
     finally:
         conn.close()
     for suffix in ("", "-wal", "-shm"):
