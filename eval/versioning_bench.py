@@ -100,7 +100,7 @@ class HashEmbedder:
     fingerprint = "hash-384-v1"
     call_size = 64
 
-    def embed_documents(self, texts):
+    def embed_documents(self, texts, progress=None):
         out = np.empty((len(texts), self.dim), dtype=np.float32)
         for i, text in enumerate(texts):
             seed = int.from_bytes(sha256(text.encode()).digest()[:8], "little")
@@ -177,6 +177,7 @@ def growth(files: int, updates: int, embedder: str, seed: int = 1) -> dict:
         t = time.perf_counter()
         first = index_vault(vault, embedder=embedder)
         build_s = time.perf_counter() - t
+        assert first.gaps == 0, first.embedder_error
         repo = IndexRepo(vault / ".memsearch")
         repo.git("gc", "-q")
         start = repo.size_bytes()
@@ -225,6 +226,7 @@ def latency(files: int, updates: int, embedder: str, seed: int = 1) -> dict:
         t = time.perf_counter()
         first = index_vault(vault, embedder=embedder)
         build_s = time.perf_counter() - t
+        assert first.gaps == 0, first.embedder_error
         t = time.perf_counter()
         noop = index_vault(vault, embedder=embedder)
         assert noop.commit is None

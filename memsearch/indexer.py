@@ -418,7 +418,8 @@ class Update:
             todo = list(files)
         else:
             unchanged = [p for p, vf in files.items() if old_files.get(p, {}).get("sha256") == vf.sha256]
-            todo = [p for p in files if p not in set(unchanged)]
+            same = set(unchanged)
+            todo = [p for p in files if p not in same]
         gone = [p for p in old_files if p not in files and (only is None or p in looked)]
         restamp_candidates = [p for p in unchanged if old_files[p].get("stamp")]
         need_times = sorted(set(todo) | set(restamp_candidates))

@@ -69,9 +69,9 @@ def index_manifest_embedder(index_home: Path | None) -> dict[str, Any]:
     """The ``embedder`` record of the index at ``index_home`` ({} if none or unreadable)."""
     if index_home is None:
         return {}
-    from memsearch.index.store import read_manifest
+    from memsearch.index.store import read_manifest_head
 
-    manifest = read_manifest(Path(index_home))
+    manifest = read_manifest_head(Path(index_home))
     info = manifest.get("embedder") if isinstance(manifest, dict) else None
     return info if isinstance(info, dict) else {}
 

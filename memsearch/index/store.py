@@ -119,6 +119,7 @@ def bucket_file(rel_path: str) -> str:
 
 def encode_bucket(entries: Mapping[str, Any]) -> bytes:
     """One bucket of the manifest's file table: JSON, one line per file (a one-line diff per update)."""
+
     def line(path: str) -> str:
         entry = json.dumps(entries[path], sort_keys=True, ensure_ascii=False)
         return f"{json.dumps(path, ensure_ascii=False)}: {entry}"
@@ -428,6 +429,18 @@ def read_manifest(home: Path) -> dict[str, Any]:
     except (OSError, ValueError):
         return {}
     return data if isinstance(data, dict) else {}
+
+
+def read_manifest_head(home: Path) -> dict[str, Any]:
+    """``manifest.json`` alone (format, embedder, settings, next id; no file table): one small read."""
+    for path in (Path(home) / REPO_SUBDIR / MANIFEST, Path(home) / LEGACY_SUBDIR / MANIFEST):
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if isinstance(data, dict):
+            return data
+    return {}
 
 
 def head_commit(home: Path) -> str | None:
