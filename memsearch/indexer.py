@@ -166,6 +166,7 @@ def index_vault(
     paths: Iterable[str | Path] | None = None,
     lock_timeout: float | None = DEFAULT_LOCK_TIMEOUT,
     what: str = "memsearch index",
+    keep: list | None = None,
 ) -> IndexReport:
     """Bring the vault's index up to date: only what changed is chunked, embedded and committed.
 
@@ -179,6 +180,10 @@ def index_vault(
 
     Waits up to ``lock_timeout`` seconds for another writer (``None``: for ever), then raises
     :class:`~memsearch.errors.LockBusyError`.
+
+    ``keep``: a one-item list holding the index this run ended with (or None); passed again, it
+    spares the next run loading the last commit's snapshot when that commit is still the last
+    (``watch`` keeps its index between batches this way).
     """
     started = time.perf_counter()
     vault = check_vault(vault)
@@ -186,7 +191,10 @@ def index_vault(
     index_home = Path(index_home) if index_home else store.default_home(vault)
     store.private_dir(index_home)
     with index_lock(index_home, timeout=lock_timeout, what=what):
-        base = open_for_write(index_home)
+        live = keep[0] if keep else None
+        if keep:
+            keep[0] = None  # changed in place below: kept again only if the run completes
+        base = open_for_write(index_home, live=live)
         run = Update(vault, settings, index_home, base, progress)
         report = run.apply(
             _scan_paths(vault, paths) if paths is not None else None,
@@ -195,6 +203,8 @@ def index_vault(
             reembed=reembed,
             started=started,
         )
+        if keep is not None:
+            keep[:] = [run.data if run.data.commit == base.repo.head() else None]
         # signals: new memories that match a standing interest (after_index never raises)
         from memsearch.signals import after_index
 

@@ -89,6 +89,7 @@ class Watcher:
         self.on_error = on_error or (lambda exc: None)
         self.batches = 0
         self._stop = threading.Event()
+        self._kept: list = [None]  # the index after the last batch (spares loading it again)
 
     def stop(self) -> None:
         self._stop.set()
@@ -109,6 +110,7 @@ class Watcher:
                     paths=paths,
                     lock_timeout=1.0,  # short waits, so a stop request is heard while another writer works
                     what=what,
+                    keep=self._kept,
                 )
             except LockBusyError:
                 continue
