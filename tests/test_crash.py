@@ -45,8 +45,13 @@ def template(tmp_path_factory) -> Path:
     return vault
 
 
-def _copy(template: Path, where: Path) -> Path:
+def _copy(template: Path, where: Path, warm: Path | None = None) -> Path:
+    """A copy of ``template``; with ``warm`` (a vault), its embedding cache, so the writer under
+    test finds every vector cached and never loads the model (a second saved per run)."""
     shutil.copytree(template, where, symlinks=True)
+    if warm is not None:
+        cache = Path(".memsearch") / "cache" / "embeddings.sqlite"
+        shutil.copy2(warm / cache, where / cache)
     return where
 
 
@@ -133,7 +138,7 @@ def test_killing_an_index_run_at_every_step(template, tmp_path):
         "snapshot-saved",
     } <= names
     for n in _pick(points):
-        vault = _copy(template, tmp_path / f"kill-{n}")
+        vault = _copy(template, tmp_path / f"kill-{n}", warm=clean_vault)
         _change(vault)
         killed = _run([*CLI, "index", str(vault)], crash=str(n))
         assert killed.returncode == -signal.SIGKILL, (n, points[n - 1], killed.stderr)
@@ -155,7 +160,7 @@ def test_killing_update_file_at_every_step(template, tmp_path):
     assert len(points) >= 8  # two commits: the chunks, then their vectors
     assert committed_state(counted) == clean["state"]
     for n in range(1, len(points) + 1):
-        vault = _copy(template, tmp_path / f"kill-{n}")
+        vault = _copy(template, tmp_path / f"kill-{n}")  # cold: the vectors come in a second commit
         _write(vault, "journal/2025-03-20.md", "# 2025-03-20\n\nSaw a zebracorn at the zoo with Ed.\n")
         killed = _run([*args, str(vault), "journal/2025-03-20.md"], crash=str(n))
         assert killed.returncode == -signal.SIGKILL, (n, points[n - 1], killed.stderr)
