@@ -270,7 +270,7 @@ def open_for_write(home: Path, live: store.IndexData | None = None) -> Base:
     try:
         manifest = store.committed_manifest(repo, head)
     except Exception as exc:
-        if repo.git("cat-file", "-e", f"{head}^{{tree}}", check=False) == b"" and not _object_ok(repo, head):
+        if not _object_ok(repo, head):
             notes.append(f"the index repository lost its last commit ({exc}); rebuilt from the vault")
             shutil.rmtree(repo.path)
             repo.init()
@@ -706,7 +706,7 @@ class Update:
         root = repo.path
         old = self.base.manifest
         staged: list[str] = []
-        if self.full and old is not None:
+        if self.full:  # everything is written again: nothing of an unreadable commit stays behind
             for sub in ("shards", "vectors", store.FILES_SUBDIR):
                 if (root / sub).exists():
                     shutil.rmtree(root / sub)

@@ -208,3 +208,19 @@ def test_the_repository_grows_by_what_changed(vault_copy):
     repo.maintain()
     grown = repo.size_bytes() - start
     assert grown < 30 * 4 * (one + one_vec), (grown, one, one_vec)
+
+
+def test_a_manifest_that_does_not_parse_is_rebuilt_from_the_vault(vault_copy):
+    index_vault(vault_copy)
+    expected = results(vault_copy)
+    repo = repo_of(vault_copy)
+    (repo / "manifest.json").write_text("{not json")
+    stray = repo / "shards" / "zz" / "stray.jsonl"
+    stray.parent.mkdir()
+    stray.write_text("{}\n")
+    git(repo, "-c", "user.name=x", "-c", "user.email=x@y", "add", "-A")
+    git(repo, "-c", "user.name=x", "-c", "user.email=x@y", "commit", "-qm", "corrupt")
+    report = index_vault(vault_copy)
+    assert report.commit and any("manifest" in n for n in report.notes)
+    assert not stray.exists() and "stray" not in git(repo, "ls-files")
+    assert results(vault_copy) == expected
