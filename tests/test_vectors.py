@@ -77,3 +77,25 @@ def test_a_graph_file_that_does_not_match_is_rebuilt(tmp_path):
     (tmp_path / "hnsw.key").write_text("stale")
     loaded = VectorIndex.load(tmp_path, DIM)
     assert loaded._dirty and loaded.search(m[9], 1)[0].chunk_id == 9
+
+
+def test_a_rebuilt_graph_is_the_same_graph(tmp_path):
+    """Builds are single-threaded in id order, so `search --at` rebuilds exactly the old index."""
+    import hashlib
+
+    import numpy as np
+
+    from memsearch.index.vectors import VectorIndex
+
+    rng = np.random.default_rng(7)
+    matrix = rng.normal(size=(500, 32)).astype(np.float32)
+    matrix /= np.linalg.norm(matrix, axis=1, keepdims=True)
+    digests = []
+    for order in (np.arange(500), rng.permutation(500)):
+        index = VectorIndex(32)
+        index.add([int(i) for i in order], matrix[order])
+        index._build()
+        path = tmp_path / f"h{len(digests)}.bin"
+        index._hnsw.save_index(str(path))
+        digests.append(hashlib.sha256(path.read_bytes()).hexdigest())
+    assert digests[0] == digests[1]

@@ -162,7 +162,10 @@ class VectorIndex:
         index.init_index(max_elements=max(self._n_live, 16), ef_construction=HNSW_EF_CONSTRUCTION, M=HNSW_M)
         if self._n_live:
             ids, matrix = self._live_matrix()
-            index.add_items(np.ascontiguousarray(matrix), ids)
+            # One thread, in id order: the same vectors then always give the same graph, so a search
+            # `--at` an old commit rebuilds exactly the index it had (multi-threaded builds differ).
+            order = np.argsort(ids, kind="stable")
+            index.add_items(np.ascontiguousarray(matrix[order]), ids[order], num_threads=1)
         self._hnsw, self._dirty = index, False
 
     # -- queries ---------------------------------------------------------------------------
