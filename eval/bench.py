@@ -52,6 +52,7 @@ sys.path.insert(0, str(EVAL_DIR))
 import synth  # noqa: E402
 
 DEFAULT_CACHE = EVAL_DIR / ".cache" / "bench"
+NEUTRAL_CWD = tempfile.gettempdir()
 DEFAULT_OUT = EVAL_DIR / "results"
 STANDIN_SPEC = "hash:384"
 STANDIN_VERSION = 1
@@ -181,6 +182,9 @@ def run_child(args: list[str], env: dict[str, str] | None = None, stdin: str | N
             stderr=err,
             env=env,
             text=True,
+            # Not the caller's folder: `python -c` puts the working directory first on sys.path, and a
+            # checkout's own memsearch/ there would shadow the code a column is meant to measure.
+            cwd=NEUTRAL_CWD,
         )
         if stdin is not None:
             proc.stdin.write(stdin)
