@@ -113,3 +113,15 @@ def test_pruned_search_equals_a_pass_over_every_chunk():
     index.set(5000, NOW, timeless=False)  # a change after the time-sorted copy was made
     window = (NOW - timedelta(days=1), NOW + timedelta(days=1))
     assert index.search(5, NOW, 90.0, window)[0].chunk_id == 5000
+
+
+def test_id_bound_follows_sets_and_removes():
+    index = TimeIndex()
+    assert index.id_bound() == 0
+    index.set(3, NOW, timeless=False)
+    index.set(70, None, timeless=True)
+    assert index.id_bound() == 71
+    index.remove(70)
+    assert index.id_bound() == 4
+    index.set(5, NOW, timeless=False)
+    assert index.id_bound() == 6

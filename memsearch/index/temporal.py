@@ -58,6 +58,7 @@ class TimeIndex:
         #: Bumped by every set and remove: anything derived from the chunk table can key on it.
         self.version = 0
         self._by_time: tuple[int, np.ndarray, np.ndarray] | None = None  # (version, ids, their times)
+        self._bound: tuple[int, int] | None = None  # (version, id_bound)
 
     def set(self, chunk_id: int, timestamp: datetime | None, timeless: bool) -> None:
         if chunk_id >= len(self.timestamps):
@@ -79,6 +80,15 @@ class TimeIndex:
             self.timestamps[chunk_id] = np.nan
             self.present[chunk_id] = False
             self.version += 1
+
+    def id_bound(self) -> int:
+        """1 + the largest chunk id present (0 when empty): ``IndexData.n_ids`` without a pass over
+        the chunk table (``max`` over a dict of 100k ids is ~1.2 ms a query; this is kept per version)."""
+        cached = self._bound
+        if cached is None or cached[0] != self.version:
+            present = np.flatnonzero(self.present)
+            cached = self._bound = (self.version, int(present[-1]) + 1 if len(present) else 0)
+        return cached[1]
 
     def _dated_between(self, lo: float, hi: float) -> np.ndarray:
         """Ids of present chunks dated within [lo, hi] (a superset is fine: callers score exactly)."""
