@@ -118,3 +118,34 @@ def test_block_tombstones_and_additions_score_as_a_fresh_index(tmp_path):
             n = max(len(got), len(want))
             got, want = np.pad(got, (0, n - len(got))), np.pad(want, (0, n - len(want)))
             np.testing.assert_allclose(got, want, rtol=1e-6, err_msg=str(cycle))
+
+
+def test_pending_rows_queries_and_saves_interleaved(tmp_path):
+    """Chunks added after the last query stay pending rows; queries, removals, re-additions and
+    saves in any order give what adding every posting at once gives."""
+    import random
+
+    rnd = random.Random(8)
+    vocab = [f"t{i}" for i in range(30)]
+    index, docs = KeywordIndex(), {}
+    for step in range(400):
+        i = rnd.randrange(60)
+        roll = rnd.random()
+        if roll < 0.2:
+            index.remove(i)
+            docs.pop(i, None)
+        elif roll < 0.35:
+            query = rnd.sample(vocab, 2)
+            fresh = KeywordIndex()
+            for j, terms in docs.items():
+                fresh.add(j, terms)
+            got, want = index.scores(query), fresh.scores(query)
+            n = max(len(got), len(want))
+            np.testing.assert_array_equal(np.pad(got, (0, n - len(got))), np.pad(want, (0, n - len(want))))
+        elif roll < 0.4:
+            index.save(tmp_path / "kw.npz")
+            index = KeywordIndex.load(tmp_path / "kw.npz")
+        else:
+            docs[i] = dict(Counter(rnd.choices(vocab, k=rnd.randint(1, 6))))
+            index.add(i, docs[i])
+        assert len(index) == len(docs), step

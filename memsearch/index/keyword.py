@@ -17,7 +17,9 @@ one block. Scores are the same, bit for bit, whichever side a posting is on.
 from __future__ import annotations
 
 import math
+from array import array
 from collections.abc import Iterable, Mapping
+from itertools import chain
 from pathlib import Path
 
 import numpy as np
@@ -54,8 +56,12 @@ class KeywordIndex:
         self._tfs = _EMPTY_TFS
         self._block_docs = np.zeros(0, dtype=bool)  # chunk id -> its postings are in the block, alive
         self._tombstones = 0  # block chunks removed since the block was made
-        # Additions since the block: term -> {chunk id: tf}, chunk id -> its terms.
+        # Additions since the block: chunk id -> its terms; the newest as pending rows (chunk id ->
+        # tfs in the order of its terms: 4 bytes a posting), turned into term -> {chunk id: tf}
+        # only when a query needs them. A bulk build never does: save() sorts the pending rows
+        # straight into the block, and a dict of dicts (~100 bytes a posting) is never built.
         self._postings: dict[str, dict[int, float]] = {}
+        self._pending: dict[int, array] = {}
         self._doc_terms: dict[int, tuple[str, ...]] = {}
         self._n_block = 0  # live chunks in the block
         self._doc_len = np.zeros(0, dtype=np.float32)
@@ -84,16 +90,28 @@ class KeywordIndex:
         self._doc_len[chunk_id] = length
         self._total_len += length
         self._doc_terms[chunk_id] = tuple(term_weights)
+        self._pending[chunk_id] = array("f", term_weights.values())
+
+    def _flush(self) -> None:
+        """Pending rows into the per-term additions, oldest first (a query is about to read them)."""
         postings, cache = self._postings, self._cache
-        for term, tf in term_weights.items():
-            posting = postings.get(term)
-            if posting is None:
-                posting = postings[term] = {}
-            posting[chunk_id] = float(tf)
-            if cache:
-                cache.pop(term, None)
+        for chunk_id, tfs in self._pending.items():
+            for term, tf in zip(self._doc_terms[chunk_id], tfs, strict=True):
+                posting = postings.get(term)
+                if posting is None:
+                    posting = postings[term] = {}
+                posting[chunk_id] = tf
+                if cache:
+                    cache.pop(term, None)
+        self._pending.clear()
 
     def remove(self, chunk_id: int) -> None:
+        if self._pending.pop(chunk_id, None) is not None:
+            # Never flushed, so in no posting and no cached array: its terms simply go.
+            del self._doc_terms[chunk_id]
+            self._total_len -= float(self._doc_len[chunk_id])
+            self._doc_len[chunk_id] = 0.0
+            return
         terms = self._doc_terms.pop(chunk_id, None)
         if terms is None:
             if not self._in_block(chunk_id):
@@ -117,6 +135,8 @@ class KeywordIndex:
 
     # -- queries ---------------------------------------------------------------------------
     def _posting_arrays(self, term: str) -> tuple[np.ndarray, np.ndarray] | None:
+        if self._pending:
+            self._flush()
         cached = self._cache.get(term)
         if cached is None:
             row = self._rows.get(term)
@@ -171,9 +191,10 @@ class KeywordIndex:
     def _compacted(self) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """(terms sorted, offsets, ids, tfs, doc ids): the block and the additions as one block.
 
-        Within a term, the block's live postings come first, then additions in insertion order;
-        doc ids are the block's live chunks in id order, then additions in insertion order. Linear
-        in the postings (a merge of two sorted runs, no sort): an update saves in tens of ms.
+        Within a term, the block's live postings come first, then additions in the order they were
+        added; doc ids are the block's live chunks in id order, then additions in the order they were
+        added. The block is never sorted again: additions are sorted by term (a small sort after an
+        update) and inserted at the end of their term's run.
         """
         block_terms = sorted(self._rows, key=self._rows.__getitem__)
         offsets = self._offsets
@@ -186,33 +207,32 @@ class KeywordIndex:
             ids, tfs = ids[alive], tfs[alive]
         else:
             counts_b = np.diff(offsets)
-        if not self._postings:
+        if not self._postings and not self._pending:
             terms, counts = block_terms, counts_b
         else:
-            added = sorted(self._postings)
-            terms = sorted(set(block_terms).union(added))
+            pending_terms = set(chain.from_iterable(self._doc_terms[c] for c in self._pending))
+            terms = sorted(set(block_terms).union(self._postings, pending_terms))
             where = {term: i for i, term in enumerate(terms)}
             counts = np.zeros(len(terms), dtype=np.int64)
-            counts[np.fromiter((where[t] for t in block_terms), dtype=np.int64, count=len(block_terms))] = (
-                counts_b
-            )
+            remap = np.fromiter((where[t] for t in block_terms), dtype=np.int64, count=len(block_terms))
+            counts[remap] = counts_b
             ends = np.zeros(len(terms) + 1, dtype=np.int64)  # end of each term's block run, in `ids`
             np.cumsum(counts, out=ends[1:])
-            n_added = sum(len(p) for p in self._postings.values())
-            at = np.empty(n_added, dtype=np.int64)
-            add_ids = np.empty(n_added, dtype=np.int64)
-            add_tfs = np.empty(n_added, dtype=np.float32)
-            lo = 0
-            for term in added:  # in term order: the insertion points never decrease
-                posting = self._postings[term]
-                hi = lo + len(posting)
-                row = where[term]
-                at[lo:hi] = ends[row + 1]
-                add_ids[lo:hi] = np.fromiter(posting.keys(), dtype=np.int64, count=len(posting))
-                add_tfs[lo:hi] = np.fromiter(posting.values(), dtype=np.float32, count=len(posting))
-                counts[row] += len(posting)
-                lo = hi
-            ids, tfs = np.insert(ids, at, add_ids), np.insert(tfs, at, add_tfs)
+            rows, add_ids, add_tfs = self._flushed_rows(where)
+            p_rows, p_ids, p_tfs = self._pending_rows(where)
+            if len(p_rows):  # pending rows are newer: after the flushed ones of the same term
+                at = np.searchsorted(rows, p_rows, side="right")
+                rows, add_ids, add_tfs = (
+                    np.insert(rows, at, p_rows),
+                    np.insert(add_ids, at, p_ids),
+                    np.insert(add_tfs, at, p_tfs),
+                )
+            counts += np.bincount(rows, minlength=len(terms))
+            if len(ids):
+                at = ends[rows + 1]
+                ids, tfs = np.insert(ids, at, add_ids), np.insert(tfs, at, add_tfs)
+            else:  # a first build: the additions are the block
+                ids, tfs = add_ids, add_tfs
         if len(terms) and not counts.all():  # terms left without postings are dropped
             keep = np.flatnonzero(counts)
             terms = [terms[i] for i in keep.tolist()]
@@ -222,6 +242,35 @@ class KeywordIndex:
         block_docs = np.flatnonzero(self._block_docs).astype(np.int64)
         added_docs = np.fromiter(self._doc_terms.keys(), dtype=np.int64, count=len(self._doc_terms))
         return terms, offsets, ids, tfs, np.concatenate((block_docs, added_docs))
+
+    def _flushed_rows(self, where: dict[str, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(term rows, ids, tfs) of the per-term additions, by term, each term's in insertion order."""
+        n = sum(len(p) for p in self._postings.values())
+        rows = np.empty(n, dtype=np.int64)
+        ids = np.empty(n, dtype=np.int64)
+        tfs = np.empty(n, dtype=np.float32)
+        lo = 0
+        for term in sorted(self._postings):
+            posting = self._postings[term]
+            hi = lo + len(posting)
+            rows[lo:hi] = where[term]
+            ids[lo:hi] = np.fromiter(posting.keys(), dtype=np.int64, count=len(posting))
+            tfs[lo:hi] = np.fromiter(posting.values(), dtype=np.float32, count=len(posting))
+            lo = hi
+        return rows, ids, tfs
+
+    def _pending_rows(self, where: dict[str, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(term rows, ids, tfs) of the pending rows, sorted by term (stable: insertion order within)."""
+        chunk_ids = list(self._pending)
+        lengths = [len(self._pending[c]) for c in chunk_ids]
+        n = sum(lengths)
+        terms = chain.from_iterable(self._doc_terms[c] for c in chunk_ids)
+        rows = np.fromiter(map(where.__getitem__, terms), dtype=np.int32, count=n)
+        order = np.argsort(rows, kind="stable")
+        rows = rows[order].astype(np.int64)
+        ids = np.repeat(np.asarray(chunk_ids, dtype=np.int64), lengths)[order]
+        tfs = np.frombuffer(b"".join(self._pending[c].tobytes() for c in chunk_ids), dtype=np.float32)[order]
+        return rows, ids, tfs
 
     def save(self, path: Path) -> None:
         terms, offsets, ids, tfs, doc_ids = self._compacted()
