@@ -128,6 +128,18 @@ class IndexReport:
 
 def keyword_terms(chunks: list[Chunk], i: int, settings: Settings) -> dict[str, float]:
     """Term weights for chunk i: its header and text, plus its neighbours at a lower weight."""
+    return _keyword_terms(chunks, i, settings, lambda j: Counter(tokenize(chunks[j].text)))
+
+
+def file_keyword_terms(chunks: list[Chunk], settings: Settings) -> list[dict[str, float]]:
+    """:func:`keyword_terms` of every chunk of one file, each chunk's text tokenized once."""
+    counts = [Counter(tokenize(chunk.text)) for chunk in chunks]
+    return [_keyword_terms(chunks, i, settings, counts.__getitem__) for i in range(len(chunks))]
+
+
+def _keyword_terms(
+    chunks: list[Chunk], i: int, settings: Settings, text_counts: Callable[[int], Counter[str]]
+) -> dict[str, float]:
     weights: dict[str, float] = {}
     for term, count in Counter(tokenize(chunks[i].header) + tokenize(chunks[i].text)).items():
         weights[term] = float(count)
@@ -140,7 +152,7 @@ def keyword_terms(chunks: list[Chunk], i: int, settings: Settings) -> dict[str, 
             share = (
                 settings.context_weight ** abs(j - i) if settings.context_decay else settings.context_weight
             )
-            for term, count in Counter(tokenize(chunks[j].text)).items():
+            for term, count in text_counts(j).items():
                 weights[term] = weights.get(term, 0.0) + share * count
     return weights
 
@@ -677,7 +689,8 @@ class Update:
             if everything:
                 dim = int(info["dim"]) if info.get("dim") else None
                 self.data.vectors = VectorIndex(dim) if dim and got is not None else None
-                out.gaps = {cid for cid in self.data.chunks if cid not in _ids_of(got, ids)}
+                embedded_ids = _ids_of(got, ids)
+                out.gaps = {cid for cid in self.data.chunks if cid not in embedded_ids}
                 out.rewrite_all = True
             else:
                 out.gaps = (old_gaps - set(ids)) | failed_ids

@@ -33,7 +33,7 @@ import os
 import shutil
 import time
 from collections.abc import Iterable, Mapping
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -190,11 +190,22 @@ class IndexData:
 
 
 def chunk_to_json(chunk_id: int, chunk: Chunk, **extra: Any) -> str:
-    data = asdict(chunk)
-    data["id"] = chunk_id
-    data["timestamp"] = chunk.timestamp.isoformat() if chunk.timestamp else None
-    data["entities"] = list(chunk.entities)
-    data.update(extra)
+    # Fields read directly, not via dataclasses.asdict (a deep copy: ~0.1 ms a chunk).
+    data = {
+        "path": chunk.path,
+        "start_line": chunk.start_line,
+        "end_line": chunk.end_line,
+        "heading": chunk.heading,
+        "territory": chunk.territory,
+        "fact_type": chunk.fact_type,
+        "timestamp": chunk.timestamp.isoformat() if chunk.timestamp else None,
+        "timestamp_source": chunk.timestamp_source,
+        "entities": list(chunk.entities),
+        "text": chunk.text,
+        "header": chunk.header,
+        "id": chunk_id,
+        **extra,
+    }
     return json.dumps(data, ensure_ascii=False, sort_keys=True)
 
 
@@ -270,11 +281,11 @@ def remove_chunks(data: IndexData, ids: Iterable[int]) -> None:
 
 def add_file_chunks(data: IndexData, ids: list[int], chunks: list[Chunk], shape: Any) -> None:
     """Index one file's chunks under ``ids`` (keyword with its neighbours' context, graph, time)."""
-    from memsearch.indexer import keyword_terms
+    from memsearch.indexer import file_keyword_terms
 
-    for i, (cid, chunk) in enumerate(zip(ids, chunks, strict=True)):
+    for cid, chunk, terms in zip(ids, chunks, file_keyword_terms(chunks, shape), strict=True):
         data.chunks[cid] = chunk
-        data.keyword.add(cid, keyword_terms(chunks, i, shape))
+        data.keyword.add(cid, terms)
         data.graph.add(cid, chunk.entities)
         data.time.set(cid, chunk.timestamp, timeless=chunk.fact_type == "world")
 
