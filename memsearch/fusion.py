@@ -8,8 +8,9 @@ and the terms add up exactly to the fused score.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from typing import overload
 
 from memsearch.models import Hit, StrategyContribution
 
@@ -22,6 +23,41 @@ class Fused:
     contributions: tuple[StrategyContribution, ...]
 
 
+class FusedList(Sequence[Fused]):
+    """The fused ranking, best first. Each :class:`Fused` is built when it is read: a query fuses
+    a few hundred hits and shows ten, and building every one cost ~1 ms a query."""
+
+    __slots__ = ("_rows",)
+
+    def __init__(self, rows: list[tuple[float, int, float, list[tuple[str, int, float, float]]]]) -> None:
+        self._rows = rows  # (score, chunk id, territory weight, [(strategy, rank, raw, contribution)])
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    @overload
+    def __getitem__(self, index: int) -> Fused: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[Fused]: ...
+    def __getitem__(self, index: int | slice) -> Fused | list[Fused]:
+        if isinstance(index, slice):
+            return [_fused(row) for row in self._rows[index]]
+        return _fused(self._rows[index])
+
+    def __iter__(self) -> Iterator[Fused]:
+        return (_fused(row) for row in self._rows)
+
+    def chunk_ids(self) -> list[int]:
+        return [row[1] for row in self._rows]
+
+
+def _fused(row: tuple[float, int, float, list[tuple[str, int, float, float]]]) -> Fused:
+    score, chunk_id, tw, terms = row
+    return Fused(
+        chunk_id, score, tw, tuple(StrategyContribution(s, rank, raw, c * tw) for s, rank, raw, c in terms)
+    )
+
+
 def rrf(
     lists: Mapping[str, Sequence[Hit]],
     *,
@@ -29,7 +65,7 @@ def rrf(
     weights: Mapping[str, float] | None = None,
     territory_weight: Callable[[int], float] = lambda _chunk_id: 1.0,
     strength_mix: float = 0.0,
-) -> list[Fused]:
+) -> FusedList:
     """Fuse ranked lists: score(c) = w_territory(c) * sum_s w_s * g_s(c) / (k + rank_s(c)). Best first.
 
     ``g`` is 1 in plain RRF (``strength_mix=0``). With ``strength_mix=a`` it is
@@ -38,7 +74,7 @@ def rrf(
     list's own top is scale-free, so fusion still never compares one list's scores with another's.
     """
     weights = weights or {}
-    parts: dict[int, list[StrategyContribution]] = {}
+    parts: dict[int, list[tuple[str, int, float, float]]] = {}
     for strategy, hits in lists.items():
         w = weights.get(strategy, 1.0)
         if w <= 0 or not hits:
@@ -51,18 +87,18 @@ def rrf(
                 rank, previous = position, hit.score
             relative = max(hit.score, 0.0) / top if top > 0 else 1.0
             gain = (1.0 - strength_mix) + strength_mix * min(relative, 1.0)
-            parts.setdefault(hit.chunk_id, []).append(
-                StrategyContribution(strategy, rank, hit.score, w * gain / (k + rank))
-            )
-    fused = []
-    for chunk_id, contributions in parts.items():
+            term = (strategy, rank, hit.score, w * gain / (k + rank))
+            terms = parts.get(hit.chunk_id)
+            if terms is None:
+                parts[hit.chunk_id] = [term]
+            else:
+                terms.append(term)
+    rows = []
+    for chunk_id, terms in parts.items():
         tw = territory_weight(chunk_id)
-        scaled = tuple(
-            StrategyContribution(c.strategy, c.rank, c.raw_score, c.contribution * tw) for c in contributions
-        )
-        fused.append(Fused(chunk_id, sum(c.contribution for c in scaled), tw, scaled))
-    fused.sort(key=lambda f: (-f.score, f.chunk_id))
-    return fused
+        rows.append((sum(term[3] * tw for term in terms), chunk_id, tw, terms))
+    rows.sort(key=lambda row: (-row[0], row[1]))
+    return FusedList(rows)
 
 
 def list_confidence(hits: Sequence[Hit], depth: int = 10) -> float:

@@ -12,7 +12,7 @@ from datetime import datetime
 import numpy as np
 
 from memsearch.config import Settings
-from memsearch.fusion import Fused, list_confidence, max_possible, rrf
+from memsearch.fusion import Fused, FusedList, list_confidence, max_possible, rrf
 from memsearch.index.store import IndexData
 from memsearch.models import Health, Hit, Result, SearchResponse
 from memsearch.query import Filters, ParsedQuery
@@ -308,7 +308,7 @@ def search_index(
 
 def _results(
     index: IndexData,
-    fused: list[Fused],
+    fused: Sequence[Fused],
     k: int,
     ceiling: float,
     *,
@@ -323,15 +323,22 @@ def _results(
     if chunks:
         picked = [(f, 1) for f in fused[:k]]
     else:
+        # Every fused chunk counts towards its file's total; only each file's best is built.
         by_path: dict[str, int] = {}
-        for f in fused:
-            path = index.chunks[f.chunk_id].path
-            if path in by_path:
-                best, count = picked[by_path[path]]
-                picked[by_path[path]] = (best, count + 1)
-            elif len(picked) < k:
-                by_path[path] = len(picked)
-                picked.append((f, 1))
+        counts: list[int] = []
+        firsts: list[int] = []
+        ids = fused.chunk_ids() if isinstance(fused, FusedList) else [f.chunk_id for f in fused]
+        all_chunks = index.chunks
+        for position, chunk_id in enumerate(ids):
+            path = all_chunks[chunk_id].path
+            slot = by_path.get(path)
+            if slot is not None:
+                counts[slot] += 1
+            elif len(firsts) < k:
+                by_path[path] = len(firsts)
+                firsts.append(position)
+                counts.append(1)
+        picked = [(fused[position], count) for position, count in zip(firsts, counts, strict=True)]
     results = []
     previous = 1.0
     for f, count in picked:

@@ -1,0 +1,107 @@
+"""Chunking spread over processes gives exactly the index one process gives."""
+
+import json
+import shutil
+
+import pytest
+
+from memsearch import indexer
+from memsearch.api import index_vault, open_index
+from memsearch.index import store
+from memsearch.index.versioning import IndexRepo
+
+N_FILES = indexer.PARALLEL_MIN_FILES + 40
+
+
+def _vault(root, fixture):
+    vault = root / "vault"
+    shutil.copytree(fixture, vault)
+    for i in range(N_FILES):
+        day = f"2025-{1 + i % 12:02d}-{1 + i % 28:02d}"
+        (vault / "journal" / f"{day}-note-{i}.md").write_text(
+            f"# {day}\n\nMet Ada Lovelace about sign_ed25519() number {i}.\n\n## Later\n\nSigning keys {i}.\n"
+        )
+    return vault
+
+
+def _committed(home):
+    repo = IndexRepo(home)
+    head = repo.head()
+    tree = repo.tree(head)
+    blobs = repo.read_blobs(list(tree.values()))
+    manifest = json.loads(blobs[tree[store.MANIFEST]])
+    manifest.pop("built_at")
+    manifest.pop("vault")
+    files = {path: blobs[blob] for path, blob in tree.items() if path != store.MANIFEST}
+    return manifest, files
+
+
+@pytest.fixture
+def fixture_vault():
+    from conftest import FIXTURE_VAULT
+
+    return FIXTURE_VAULT
+
+
+FAILING = "journal/2025-08-08-note-7.md"
+
+
+def test_parallel_and_serial_chunking_build_the_same_index(tmp_path, monkeypatch, fixture_vault):
+    real_chunk_file = indexer.chunk_file
+
+    def chunk_file(rel, text, settings):
+        if rel == FAILING:
+            raise RuntimeError("a chunker bug")
+        return real_chunk_file(rel, text, settings)
+
+    monkeypatch.setattr(indexer, "chunk_file", chunk_file)  # forked workers inherit the patch
+    calls = []
+    real_workers = indexer._chunk_workers
+    monkeypatch.setattr(indexer, "_chunk_workers", lambda n: calls.append(real_workers(n)) or calls[-1])
+    monkeypatch.setenv(indexer.WORKERS_ENV, "2")
+    monkeypatch.setattr(indexer.os, "sched_getaffinity", lambda _pid: {0, 1}, raising=False)
+    parallel = _vault(tmp_path / "a", fixture_vault)
+    report = index_vault(parallel, embed=False)
+    assert calls == [2], "the run should have chunked over two processes"
+    assert report.files >= N_FILES
+
+    monkeypatch.setenv(indexer.WORKERS_ENV, "1")
+    serial = tmp_path / "b" / "vault"
+    shutil.copytree(parallel, serial, ignore=shutil.ignore_patterns(".memsearch*"))
+    for src in parallel.rglob("*"):  # same mtimes: fallback timestamps come from them
+        if src.is_file() and ".memsearch" not in src.parts:
+            shutil.copystat(src, serial / src.relative_to(parallel))
+    index_vault(serial, embed=False)
+    assert calls[-1] == 1
+
+    a_manifest, a_files = _committed(store.default_home(parallel))
+    b_manifest, b_files = _committed(store.default_home(serial))
+    assert a_manifest == b_manifest
+    assert a_files == b_files
+    # A file whose chunking failed in a worker is named and skipped, as in one process.
+    assert list(a_manifest["skipped"]) == [FAILING]
+    assert "RuntimeError: a chunker bug" in a_manifest["skipped"][FAILING]
+
+    hits = open_index(parallel).search("sign_ed25519", 5, strategies=["keyword"]).results
+    assert hits and hits[0].path.startswith("journal/")
+
+
+def test_workers_stay_one_for_small_runs_or_with_threads(monkeypatch):
+    import threading
+
+    monkeypatch.delenv(indexer.WORKERS_ENV, raising=False)
+    monkeypatch.setattr(indexer.os, "sched_getaffinity", lambda _pid: {0, 1, 2, 3}, raising=False)
+    assert indexer._chunk_workers(indexer.PARALLEL_MIN_FILES - 1) == 1
+    assert indexer._chunk_workers(indexer.PARALLEL_MIN_FILES) == 4
+    monkeypatch.setenv(indexer.WORKERS_ENV, "1")
+    assert indexer._chunk_workers(10_000) == 1
+    monkeypatch.setenv(indexer.WORKERS_ENV, "2")
+    assert indexer._chunk_workers(10_000) == 2
+    stop = threading.Event()
+    thread = threading.Thread(target=stop.wait)
+    thread.start()
+    try:
+        assert indexer._chunk_workers(10_000) == 1  # never fork a process that runs other threads
+    finally:
+        stop.set()
+        thread.join()
