@@ -553,6 +553,9 @@ class Update:
         t = time.perf_counter()
         scope = None if only is None else set(only)
         vec = self._embed(new_files, work, scope, embed=embed, embedder=embedder, reembed=reembed)
+        if self.snapshot and self.data.vectors is not None:
+            with self.guard:
+                self.data.vectors.ready()  # the HNSW graph is vector work: timed here, not in save
         timings["vectors"] = time.perf_counter() - t
         if pending_note and vec.error and not embed:
             vec.error = pending_note

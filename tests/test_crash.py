@@ -117,7 +117,10 @@ def _check_recovered(vault: Path, clean: dict, allowed: list) -> None:
     assert results(vault) == clean["results"]
 
 
-def test_killing_an_index_run_at_every_step(template, tmp_path):
+@pytest.mark.parametrize("import_min_paths", [None, "1"], ids=["git-add", "fast-import"])
+def test_killing_an_index_run_at_every_step(template, tmp_path, monkeypatch, import_min_paths):
+    if import_min_paths:  # every commit through git fast-import (else only batches of 200+ paths)
+        monkeypatch.setenv("MEMSEARCH_IMPORT_MIN_PATHS", import_min_paths)
     before = results(template)
     clean_vault = _copy(template, tmp_path / "clean")
     _change(clean_vault)

@@ -224,3 +224,49 @@ def test_a_manifest_that_does_not_parse_is_rebuilt_from_the_vault(vault_copy):
     assert report.commit and any("manifest" in n for n in report.notes)
     assert not stray.exists() and "stray" not in git(repo, "ls-files")
     assert results(vault_copy) == expected
+
+
+def test_a_batch_commit_by_fast_import_equals_one_by_git_add(vault_copy, tmp_path, monkeypatch):
+    # The same vault indexed twice: every commit through `git add`, then through `git fast-import`.
+    via_import = tmp_path / "imported"
+    shutil.copytree(vault_copy, via_import, ignore=shutil.ignore_patterns(".memsearch*"))
+    monkeypatch.setenv("MEMSEARCH_IMPORT_MIN_PATHS", "1000000")
+    index_vault(vault_copy, embed=False)
+    monkeypatch.setenv("MEMSEARCH_IMPORT_MIN_PATHS", "1")
+    index_vault(via_import, embed=False)
+    added, imported = repo_of(vault_copy), repo_of(via_import)
+
+    def tree(repo):  # every file but manifest.json, which names its vault and build time
+        return [
+            line for line in git(repo, "ls-tree", "-r", "HEAD").splitlines() if "manifest.json" not in line
+        ]
+
+    def head_manifest(repo):
+        data = json.loads(git(repo, "show", "HEAD:manifest.json"))
+        return {k: v for k, v in data.items() if k not in ("vault", "built_at")}
+
+    assert len(tree(added)) > 10 and tree(added) == tree(imported)
+    assert head_manifest(added) == head_manifest(imported)
+    assert git(imported, "status", "--porcelain", "--ignored") == ""  # staging area = work tree
+    assert git(imported, "for-each-ref", "refs/memsearch") == ""  # the side ref is gone
+    # A change, then nothing: one more commit, then none (the unchanged tree is not committed).
+    write(via_import, "journal/2025-03-20.md", "# 2025-03-20\n\nSaw a zebracorn at the zoo with Ed.\n")
+    assert index_vault(via_import, embed=False).commit is not None
+    repo = IndexRepo(store.default_home(via_import))
+    head = repo.head()
+    files = sorted(git(imported, "ls-files").split())
+    assert repo.commit(files, "the same files again") is None
+    assert repo.head() == head
+    hits = open_index(via_import).search("zebracorn", 3, strategies=["keyword"]).results
+    assert hits and hits[0].path == "journal/2025-03-20.md"
+
+
+def test_recover_drops_an_unfinished_batch_commit(vault_copy, monkeypatch):
+    index_vault(vault_copy, embed=False)
+    repo = IndexRepo(store.default_home(vault_copy))
+    head = repo.head()
+    repo.git("update-ref", "refs/memsearch/import", head)  # what a writer killed mid-import leaves
+    notes = repo.recover()
+    assert "dropped an unfinished batch commit" in notes
+    assert git(repo_of(vault_copy), "for-each-ref", "refs/memsearch") == ""
+    assert repo.head() == head

@@ -168,6 +168,11 @@ class VectorIndex:
             index.add_items(np.ascontiguousarray(matrix[order]), ids[order], num_threads=1)
         self._hnsw, self._dirty = index, False
 
+    def ready(self) -> None:
+        """Build the HNSW graph now if it is missing or stale (else the first search or save does)."""
+        if self._hnsw is None or self._dirty:
+            self._build()
+
     # -- queries ---------------------------------------------------------------------------
     def search(self, query: np.ndarray, k: int, allowed: np.ndarray | None = None) -> list[Hit]:
         """Nearest chunks by cosine similarity (vectors are normalised), best first."""

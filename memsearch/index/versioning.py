@@ -52,6 +52,26 @@ REPACK_LOOSE_OBJECTS = 200
 CONSOLIDATE_PACKS = 8
 
 
+#: A commit of at least this many paths is written by ``git fast-import`` (one pack) instead of
+#: ``git add`` (a loose object per file, packed again later).
+IMPORT_MIN_PATHS = 200
+#: Where a fast-import commit waits until the branch is moved to it.
+IMPORT_REF = "refs/memsearch/import"
+
+
+def _import_min_paths() -> int:
+    """``IMPORT_MIN_PATHS``, or ``$MEMSEARCH_IMPORT_MIN_PATHS`` (the crash tests take both paths)."""
+    try:
+        return int(os.environ.get("MEMSEARCH_IMPORT_MIN_PATHS", "") or IMPORT_MIN_PATHS)
+    except ValueError:
+        return IMPORT_MIN_PATHS
+
+
+def _importable(rel: str) -> bool:
+    """A path fast-import takes unquoted (ours always are: hex names, ``.json``, ``.npy``)."""
+    return bool(rel) and rel.isascii() and not any(c in rel for c in ' "\n\\') and not rel.startswith("/")
+
+
 # -- crash points: a test kills the writer at each step of an update ---------------------------------
 
 CRASH_ENV = "MEMSEARCH_CRASH_AT"
@@ -260,6 +280,9 @@ class IndexRepo:
             for stale in refs.rglob("*.lock"):
                 stale.unlink(missing_ok=True)
                 notes.append(f"removed a stale {stale.relative_to(self.git_dir)}")
+        if (self.git_dir / IMPORT_REF).exists():  # a fast-import commit the branch never took
+            self.git("update-ref", "-d", IMPORT_REF, check=False)
+            notes.append("dropped an unfinished batch commit")
         if self.dirty():
             if self.head() is not None:
                 self.git("reset", "--hard", "-q")
@@ -271,6 +294,8 @@ class IndexRepo:
 
     def commit(self, paths: list[str], message: str) -> str | None:
         """Stage ``paths`` (written or deleted) and commit them; None when nothing changed."""
+        if len(paths) >= _import_min_paths() and all(_importable(p) for p in paths):
+            return self._commit_by_import(paths, message)
         if paths:
             for start in range(0, len(paths), 1000):
                 self.git("add", "-A", "--", *paths[start : start + 1000])
@@ -280,6 +305,74 @@ class IndexRepo:
         self.git("commit", "-q", "--no-verify", "--allow-empty-message", "-F", "-", input=message.encode())
         crashpoint("after-commit")
         return self.head()
+
+    def _commit_by_import(self, paths: list[str], message: str) -> str | None:
+        """:meth:`commit` for a large batch (a first build): ``git fast-import`` writes every blob
+        into one pack, where ``git add`` wrote a loose object per file and a repack read them all
+        back (measured at 940 files: add + commit + repack ~3.3 s; this ~0.5 s).
+
+        The commit goes to a side ref first; the branch moves only if the tree differs from
+        HEAD's (compare-and-swap), then the staging area is reset to it and refreshed from the
+        work tree (which already holds exactly these files).
+        """
+        head = self.head()
+        files: dict[str, None] = {}
+        deleted: list[str] = []
+        for rel in paths:
+            target = self.path / rel
+            if target.is_dir():
+                deleted.append(rel)  # a folder written again from scratch: old entries go first
+                for root, _dirs, names in os.walk(target):
+                    for name in sorted(names):
+                        files[Path(root, name).relative_to(self.path).as_posix()] = None
+            elif target.is_file():
+                files[rel] = None
+            else:
+                deleted.append(rel)
+        cmd = ["sh", "-c", 'umask 077 && exec git "$@"', "git", "-C", str(self.path)]
+        cmd += ["fast-import", "--quiet", "--date-format=now", "--done"]
+        proc = subprocess.Popen(
+            cmd, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=_git_env()
+        )
+        assert proc.stdin is not None
+        try:
+            text = message.strip().encode("utf-8") + b"\n"
+            who = f"{AUTHOR_NAME} <{AUTHOR_EMAIL}> now".encode()
+            proc.stdin.write(b"commit %s\nauthor %s\ncommitter %s\n" % (IMPORT_REF.encode(), who, who))
+            proc.stdin.write(b"data %d\n%s\n" % (len(text), text))
+            if head:
+                proc.stdin.write(b"from %s\n" % head.encode())
+            for rel in deleted:
+                proc.stdin.write(b"D %s\n" % rel.encode())
+            for rel in files:
+                data = (self.path / rel).read_bytes()
+                proc.stdin.write(b"M 100644 inline %s\ndata %d\n" % (rel.encode(), len(data)))
+                proc.stdin.write(data)
+                proc.stdin.write(b"\n")
+            proc.stdin.write(b"\ndone\n")
+            proc.stdin.close()
+        except BrokenPipeError:
+            pass
+        err = proc.stderr.read() if proc.stderr else b""
+        if proc.wait() != 0:
+            raise IndexCorruptError(
+                f"git fast-import failed in the index repository {self.path}"
+                f" ({err.decode('utf-8', 'replace').strip() or proc.returncode});"
+                " run `memsearch index VAULT` to repair it from the vault"
+            )
+        new = self.git("rev-parse", "--verify", IMPORT_REF).decode().strip()
+        if head:
+            trees = self.git("rev-parse", f"{new}^{{tree}}", f"{head}^{{tree}}").split()
+            if trees[0] == trees[1]:
+                self.git("update-ref", "-d", IMPORT_REF)
+                return None
+        crashpoint("before-commit")
+        self.git("update-ref", f"refs/heads/{BRANCH}", new, head or "")
+        crashpoint("after-commit")
+        self.git("update-ref", "-d", IMPORT_REF)
+        self.git("read-tree", new)
+        self.git("update-index", "-q", "--refresh", check=False)
+        return new
 
     def checkout_tree(self, commit: str) -> None:
         """Make the work tree and staging area exactly ``commit``'s tree (HEAD does not move)."""
