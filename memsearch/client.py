@@ -1,0 +1,256 @@
+"""Talk to a running ``memsearch serve``: find it, send it a search. Standard library only.
+
+This module is imported by the CLI's fast path, before anything heavy: it must import in a few
+milliseconds (no numpy, no engine modules; ``http.client`` is imported only once a server is found).
+
+>>> info = find_server(Path("~/vault/.memsearch").expanduser())
+>>> if info is not None:
+...     search_via_server(info, {"query": "signing keys", "k": 5})["results"]
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, NamedTuple
+
+#: The discovery file a server writes into its index home (owner-only: it holds the token).
+DISCOVERY_FILE = "serve.json"
+#: The only address a server listens on and a client talks to.
+LOOPBACK = "127.0.0.1"
+#: Seconds a client waits for a server before it searches locally instead.
+DEFAULT_TIMEOUT = 10.0
+
+#: The fields of one search request: a line of ``memsearch search --batch``, a ``POST /search`` body.
+SEARCH_KEYS = (
+    "query",
+    "k",
+    "now",
+    "territory",
+    "fact_type",
+    "entities",
+    "since",
+    "until",
+    "strategies",
+    "chunks",
+    "explain",
+)
+DEFAULT_K = 10  # memsearch.config.DEFAULT_K (not imported: that module costs milliseconds)
+
+
+class ServerInfo(NamedTuple):
+    """What a server's discovery file says about it."""
+
+    host: str
+    port: int
+    pid: int
+    token: str
+    vault: str
+    started: float
+    version: str | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.host}:{self.port}"
+
+
+class ServerUnavailable(Exception):
+    """The server did not answer usably (refused, timed out, wrong token, 5xx, garbled answer)."""
+
+
+class ServerRefused(Exception):
+    """The server answered 400: the request itself is wrong; the message says what (names the field)."""
+
+
+class BadRequest(ValueError):
+    """A search request field is missing or has the wrong type; the message names the field."""
+
+
+def discovery_path(index_home: str | Path) -> Path:
+    return Path(index_home) / DISCOVERY_FILE
+
+
+def read_discovery(index_home: str | Path) -> ServerInfo | None:
+    """The discovery file's contents, or None if it is missing, not ours, or not well-formed."""
+    path = discovery_path(index_home)
+    try:
+        with open(path, "rb") as f:
+            if hasattr(os, "getuid") and os.fstat(f.fileno()).st_uid != os.getuid():
+                return None  # written by someone else: never send them our queries
+            data = json.loads(f.read())
+        info = ServerInfo(
+            host=data["host"],
+            port=data["port"],
+            pid=data["pid"],
+            token=data["token"],
+            vault=data["vault"],
+            started=data.get("started", 0.0),
+            version=data.get("version"),
+        )
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    if (
+        info.host != LOOPBACK
+        or not _whole(info.port)
+        or not 0 < info.port < 65536
+        or not _whole(info.pid)
+        or info.pid <= 0
+        or not isinstance(info.token, str)
+        or not info.token
+        or not isinstance(info.vault, str)
+    ):
+        return None
+    return info
+
+
+def pid_alive(pid: int) -> bool:
+    """Whether ``pid`` is a live process of this user."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return False  # alive, but another user's: not our server
+    except OSError:
+        return False
+    return True
+
+
+def find_server(index_home: str | Path) -> ServerInfo | None:
+    """The server serving the index at ``index_home``, if its discovery file names a live process.
+
+    A stale file (the server died without removing it) gives None. A live pid is no proof that the
+    server answers: a caller falls back to searching locally when a request fails.
+    """
+    info = read_discovery(index_home)
+    if info is None or not pid_alive(info.pid):
+        return None
+    return info
+
+
+class ServerClient:
+    """One keep-alive connection to a server (a batch of searches reuses it)."""
+
+    def __init__(self, info: ServerInfo, timeout: float = DEFAULT_TIMEOUT) -> None:
+        import http.client
+
+        self.info = info
+        self._http = http.client
+        self._conn = http.client.HTTPConnection(info.host, info.port, timeout=timeout)
+        self._headers = {
+            "Authorization": f"Bearer {info.token}",
+            "Content-Type": "application/json",
+            "Accept": "application/json",
+        }
+
+    def request(self, method: str, path: str, body: Mapping[str, Any] | None = None) -> tuple[int, Any]:
+        """``(status, decoded JSON answer)``; ServerUnavailable if there is no usable answer."""
+        payload = None if body is None else json.dumps(body, ensure_ascii=False).encode("utf-8")
+        try:
+            self._conn.request(method, path, body=payload, headers=self._headers)
+            response = self._conn.getresponse()
+            raw = response.read()
+            status = response.status
+        except (OSError, self._http.HTTPException) as exc:
+            self.close()
+            raise ServerUnavailable(f"{self.info.url} did not answer ({type(exc).__name__}: {exc})") from exc
+        try:
+            data = json.loads(raw)
+        except ValueError as exc:
+            raise ServerUnavailable(f"{self.info.url} answered {status} with something not JSON") from exc
+        return status, data
+
+    def call(self, method: str, path: str, body: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """The answer of a 200; ServerRefused on 400 (the request is wrong), else ServerUnavailable."""
+        status, data = self.request(method, path, body)
+        if status == 200 and isinstance(data, dict):
+            return data
+        error = data.get("error") if isinstance(data, dict) else None
+        if status == 400 and isinstance(error, str):
+            raise ServerRefused(error)
+        raise ServerUnavailable(f"{self.info.url} answered {status}: {error or data!r}")
+
+    def search(self, request: Mapping[str, Any]) -> dict[str, Any]:
+        """``POST /search``: the SearchResponse as a dict (``to_dict()``)."""
+        return self.call("POST", "/search", request)
+
+    def update(self, path: str) -> dict[str, Any]:
+        """``POST /update``: the FileUpdate as a dict."""
+        return self.call("POST", "/update", {"path": path})
+
+    def health(self) -> dict[str, Any]:
+        return self.call("GET", "/health")
+
+    def close(self) -> None:
+        self._conn.close()
+
+    def __enter__(self) -> ServerClient:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def search_via_server(
+    info: ServerInfo, request: Mapping[str, Any], timeout: float = DEFAULT_TIMEOUT
+) -> dict[str, Any]:
+    """One search through the server: the SearchResponse as a dict.
+
+    ServerRefused: the request is wrong (the server's message); ServerUnavailable: no usable answer
+    (search locally instead).
+    """
+    with ServerClient(info, timeout) as client:
+        return client.search(request)
+
+
+def search_arguments(
+    request: Mapping[str, Any], default_k: int = DEFAULT_K, *, strict: bool = False
+) -> tuple[str, int, dict[str, Any]]:
+    """``(query, k, options)`` of a search request, its types checked: BadRequest names the field.
+
+    ``options`` are the keyword arguments of :meth:`memsearch.api.Memsearch.search`. ``strict``:
+    a field that is not one of :data:`SEARCH_KEYS` or ``id`` (a typo such as ``fact-type``) is an
+    error too.
+    """
+    if strict:
+        unknown = [key for key in request if key not in SEARCH_KEYS and key != "id"]
+        if unknown:
+            raise BadRequest(f"unknown field {unknown[0]!r}; the fields are {', '.join(SEARCH_KEYS)}")
+    if "query" not in request:
+        raise BadRequest("query: missing; say what you are looking for")
+    query = request["query"]
+    if not isinstance(query, str):
+        raise BadRequest(f"query must be a string (got {type(query).__name__})")
+    k = request.get("k", default_k)
+    if k is None:
+        k = default_k
+    if not _whole(k) or k < 1:
+        raise BadRequest(f"k must be a positive whole number (got {k!r})")
+    options: dict[str, Any] = {}
+    for key in ("now", "since", "until", "territory", "fact_type"):
+        value = request.get(key)
+        if value is not None and not isinstance(value, str):
+            kind = "an ISO date string" if key in ("now", "since", "until") else "a string"
+            raise BadRequest(f"{key} must be {kind} (got {type(value).__name__})")
+        options[key] = value
+    for key in ("entities", "strategies"):
+        value = request.get(key)
+        if isinstance(value, str):
+            value = [value]
+        if value is not None and (
+            not isinstance(value, list) or not all(isinstance(item, str) for item in value)
+        ):
+            raise BadRequest(f"{key} must be a list of strings (got {type(value).__name__})")
+        options[key] = value or None
+    for key in ("chunks", "explain"):
+        value = request.get(key)
+        if value is not None and not isinstance(value, bool):
+            raise BadRequest(f"{key} must be true or false (got {type(value).__name__})")
+        options[key] = bool(value)
+    return query, int(k), options
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)

@@ -1,0 +1,31 @@
+"""Where a vault's index lives, without importing the engine (numpy, hnswlib, ...).
+
+The CLI's fast path (``memsearch search`` through ``memsearch serve``) must find the index home in
+a few microseconds; :func:`memsearch.index.store.default_home` imports numpy with its module. The two
+functions agree (a test checks it).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+
+def default_home(vault: Path) -> Path:
+    """Where a vault's index lives: ``$MEMSEARCH_HOME/<name>-<hash>`` if set, else ``vault/.memsearch``.
+
+    ``vault`` is the resolved vault folder (as :func:`memsearch.scan.check_vault` returns it).
+    """
+    home = os.environ.get("MEMSEARCH_HOME")
+    if home:
+        import hashlib
+
+        tag = hashlib.sha256(str(vault.resolve()).encode()).hexdigest()[:10]
+        return Path(home).expanduser() / f"{vault.resolve().name}-{tag}"
+    return vault / ".memsearch"
+
+
+def resolved_vault(vault: str | Path) -> Path | None:
+    """The vault folder as :func:`memsearch.scan.check_vault` names it, or None if it is no folder."""
+    path = Path(vault).expanduser()
+    return path.resolve() if path.is_dir() else None
