@@ -165,9 +165,11 @@ def _search_options(f):
 @click.option(
     "--at", "at", metavar="REV", help="Search the index as commit REV had it (see `memsearch log`)."
 )
+@click.option("--no-server", is_flag=True, help="Load the index here even if `memsearch serve` runs for it.")
 def search(
     query: str | None,
     at: str | None,
+    no_server: bool,
     vault: str | None,
     index_dir: Path | None,
     k: int,
@@ -183,13 +185,12 @@ def search(
     strategies: tuple[str, ...],
     batch,
 ) -> None:
-    """Search the vault's index for QUERY and print where the memories live."""
-    from memsearch.api import open_index
+    """Search the vault's index for QUERY and print where the memories live.
 
-    try:
-        engine = open_index(_resolve_vault(vault), index_dir=index_dir, at=at)
-    except MemsearchError as exc:
-        _fail(exc)
+    When `memsearch serve` runs for this index, the query goes to it (the same answer, without
+    loading the index here); if it does not answer, the index is loaded here.
+    """
+    vault_path = _resolve_vault(vault)
     common: dict[str, Any] = {
         "chunks": chunks,
         "explain": explain,
@@ -201,8 +202,15 @@ def search(
         "until": until,
         "strategies": list(strategies) or None,
     }
+    if at is None and not no_server and (query is not None or batch is not None):
+        client = _server_client(vault_path, index_dir)
+        if client is not None and _search_through_server(
+            client, query, k, fmt, explain, common, batch, lambda: _open_local(vault_path, index_dir)
+        ):
+            return
+    engine = _open_local(vault_path, index_dir, at)
     if batch is not None:
-        _run_batch(engine, batch, k, common)
+        _run_batch(lambda q, n, options: engine.search(q, n, **options).to_dict(), batch, k, common)
         return
     if query is None:
         _fail(
@@ -214,32 +222,95 @@ def search(
         response = engine.search(query, k, **common)
     except MemsearchError as exc:
         _fail(exc)
+    _print_response(response.to_dict(), fmt, explain)
+
+
+def _open_local(vault: Path, index_dir: Path | None, at: str | None = None):
+    from memsearch.api import open_index
+
+    try:
+        return open_index(vault, index_dir=index_dir, at=at)
+    except MemsearchError as exc:
+        _fail(exc)
+
+
+def _server_client(vault: Path, index_dir: Path | None):
+    """A client of the `memsearch serve` of this vault's index, or None. Imports nothing heavy."""
+    from memsearch import __version__
+    from memsearch.client import ServerClient, find_server
+    from memsearch.paths import default_home, resolved_vault
+
+    folder = resolved_vault(vault)
+    if folder is None:
+        return None  # the local path says what is wrong with the vault
+    info = find_server(Path(index_dir) if index_dir else default_home(folder))
+    if info is None or info.vault != str(folder) or info.version != __version__:
+        return None
+    return ServerClient(info)
+
+
+def _search_through_server(client, query, k, fmt, explain, common, batch, open_local) -> bool:
+    """Answer through the server; False (nothing printed) if it did not answer: search locally."""
+    from memsearch.client import ServerRefused, ServerUnavailable
+
+    if batch is not None:
+        try:
+            _run_batch(_ServerSearch(client, open_local), batch, k, common)
+        finally:
+            client.close()
+        return True
+    try:
+        data = client.search({"query": query, "k": k, **common})
+    except ServerRefused as exc:  # the request itself is wrong: the same error a local search gives
+        _fail(MemsearchError(str(exc)))
+    except ServerUnavailable:
+        return False
+    finally:
+        client.close()
+    _print_response(data, fmt, explain)
+    return True
+
+
+class _ServerSearch:
+    """A batch's searches through the server; if it stops answering, through the index loaded here."""
+
+    def __init__(self, client, open_local) -> None:
+        self.client = client
+        self.open_local = open_local
+        self.engine = None
+
+    def __call__(self, query: str, k: int, options: dict[str, Any]) -> dict[str, Any]:
+        from memsearch.client import ServerRefused, ServerUnavailable
+
+        if self.engine is None:
+            try:
+                return self.client.search({"query": query, "k": k, **options})
+            except ServerRefused as exc:
+                raise MemsearchError(str(exc)) from None
+            except ServerUnavailable:
+                self.client.close()
+                self.engine = self.open_local()
+        return self.engine.search(query, k, **options).to_dict()
+
+
+def _print_response(data: dict[str, Any], fmt: str | None, explain: bool) -> None:
+    """Print a SearchResponse (as ``to_dict()`` gives it: local or from the server, the same lines)."""
     fmt = fmt or ("table" if sys.stdout.isatty() else "files")
     if fmt == "json":
-        click.echo(json.dumps(response.to_dict(), ensure_ascii=False, indent=2))
+        click.echo(json.dumps(data, ensure_ascii=False, indent=2))
     elif fmt == "files":
-        for r in response.results:
-            click.echo(f"{r.path}:{r.start_line}-{r.end_line}\t{r.score:.3f}")
+        for r in data["results"]:
+            click.echo(f"{r['path']}:{r['start_line']}-{r['end_line']}\t{r['score']:.3f}")
     else:
-        _print_table(response, explain)
-    for name, why in response.health.failed.items():
+        _print_table(data, explain)
+    for name, why in data["health"]["failed"].items():
         click.echo(f"degraded: {name} search failed: {why}", err=True)
 
 
-def _run_batch(engine, batch, k: int, common: dict[str, Any]) -> None:
-    keys = (
-        "query",
-        "k",
-        "now",
-        "territory",
-        "fact_type",
-        "entities",
-        "since",
-        "until",
-        "strategies",
-        "chunks",
-        "explain",
-    )
+def _run_batch(search_fn, batch, k: int, common: dict[str, Any]) -> None:
+    """One JSON answer line per query line; ``search_fn(query, k, options)`` gives ``to_dict()``."""
+    from memsearch.client import SEARCH_KEYS, search_arguments
+
     for line_no, line in enumerate(batch, 1):
         if not line.strip():
             continue
@@ -252,40 +323,41 @@ def _run_batch(engine, batch, k: int, common: dict[str, Any]) -> None:
             continue
         options = {
             **common,
-            **{key: request[key] for key in keys if key in request and key not in ("query", "k")},
+            **{key: request[key] for key in SEARCH_KEYS if key in request and key not in ("query", "k")},
         }
         try:
-            response = engine.search(request.get("query", ""), int(request.get("k", k)), **options)
-            out = {"id": request.get("id"), **response.to_dict()}
+            options["query"] = request.get("query", "")
+            options["k"] = int(request.get("k", k))
+            out = {"id": request.get("id"), **search_fn(*search_arguments(options))}
         except (MemsearchError, TypeError, ValueError) as exc:
             out = {"id": request.get("id"), "error": str(exc), "results": [], "health": {}}
         click.echo(json.dumps(out, ensure_ascii=False))
 
 
-def _print_table(response, explain: bool) -> None:
-    if not response.results:
+def _print_table(data: dict[str, Any], explain: bool) -> None:
+    if not data["results"]:
         click.echo("no results: nothing resonates with this query")
-    for i, r in enumerate(response.results, 1):
-        when = (r.timestamp or "")[:10]
-        ents = ", ".join(r.entities[:4])
+    for i, r in enumerate(data["results"], 1):
+        when = (r.get("timestamp") or "")[:10]
+        ents = ", ".join(r["entities"][:4])
         click.echo(
-            f"{i:>2}. {r.score:.3f}  {r.path}:{r.start_line}-{r.end_line}"
-            f"  [{r.territory}, {r.fact_type}] {when}"
+            f"{i:>2}. {r['score']:.3f}  {r['path']}:{r['start_line']}-{r['end_line']}"
+            f"  [{r['territory']}, {r['fact_type']}] {when}"
         )
-        if r.heading:
-            click.echo(f"      {r.heading[:90]}")
+        if r.get("heading"):
+            click.echo(f"      {r['heading'][:90]}")
         if ents:
             click.echo(f"      entities: {ents}")
-        if explain and r.explanation:
-            for name, part in r.explanation["strategies"].items():
+        if explain and r.get("explanation"):
+            for name, part in r["explanation"]["strategies"].items():
                 click.echo(
                     f"      {name:<8} rank {part['rank']:>3}  raw {part['raw_score']:.4f}"
                     f"  weight {part['weight']:.2f}  contribution {part['contribution']:.5f}"
                 )
-            click.echo(f"      territory weight {r.explanation['territory_weight']}")
-    h = response.health
-    click.echo(f"ran: {', '.join(h.ran) or 'none'}; {h.timings_ms.get('total', 0):.1f} ms", err=True)
-    for name, why in h.skipped.items():
+            click.echo(f"      territory weight {r['explanation']['territory_weight']}")
+    h = data["health"]
+    click.echo(f"ran: {', '.join(h['ran']) or 'none'}; {h['timings_ms'].get('total', 0):.1f} ms", err=True)
+    for name, why in h["skipped"].items():
         click.echo(f"skipped {name}: {why}", err=True)
 
 
@@ -357,6 +429,35 @@ def mcp(vault: str | None, index_dir: Path | None, auto_index: bool) -> None:
 
     try:
         serve(_resolve_vault(vault), index_dir=index_dir, auto_index=auto_index)
+    except MemsearchError as exc:
+        _fail(exc)
+
+
+@main.command()
+@click.option("--vault", help="The vault (default: $MEMSEARCH_VAULT or the current folder).")
+@click.option("--index-dir", type=click.Path(path_type=Path), help="Where the index lives.")
+@click.option(
+    "--port",
+    type=click.IntRange(min=0, max=65535),
+    default=0,
+    show_default=True,
+    help="TCP port on 127.0.0.1 (0: a free one, written to serve.json).",
+)
+@click.option("--verbose", is_flag=True, help="Log one line per request to stderr.")
+def serve(vault: str | None, index_dir: Path | None, port: int, verbose: bool) -> None:
+    """Keep the index loaded and answer searches on 127.0.0.1 (`memsearch search` uses it).
+
+    Writes <index home>/serve.json (owner-only): the port, the pid and the token every request
+    must carry as `Authorization: Bearer <token>`. Stops on Ctrl-C or SIGTERM, removing the file.
+    Endpoints: POST /search, POST /update, GET /health (JSON).
+    """
+    from memsearch.server import serve as run
+
+    def ready(server) -> None:
+        click.echo(f"serving {server.vault} on {server.url} (pid {server.pid})", err=True)
+
+    try:
+        run(_resolve_vault(vault), index_dir=index_dir, port=port, ready=ready, verbose=verbose)
     except MemsearchError as exc:
         _fail(exc)
 
