@@ -49,8 +49,8 @@ from memsearch.scan import (
     VaultFile,
     check_vault,
     git_commit_times,
-    iter_markdown,
     read_file,
+    walk_markdown,
     walk_order,
 )
 from memsearch.tokenize import tokenize
@@ -210,21 +210,23 @@ def index_vault(
         live = keep[0] if keep else None
         if keep:
             keep[0] = None  # changed in place below: kept again only if the run completes
-        base = open_for_write(index_home, live=live)
+        only = _scan_paths(vault, paths) if paths is not None else None
+        how: dict[str, Any] = {"embed": embed, "embedder": embedder, "reembed": reembed, "started": started}
+        base = open_for_write(index_home, live=live, defer_load=True)
         run = Update(vault, settings, index_home, base, progress)
-        report = run.apply(
-            _scan_paths(vault, paths) if paths is not None else None,
-            embed=embed,
-            embedder=embedder,
-            reembed=reembed,
-            started=started,
-        )
+        try:
+            report = run.apply(only, **how)
+        except DeferredLoadError:  # the last commit cannot be loaded after all: as if known at once
+            base = open_for_write(index_home, live=live)
+            run = Update(vault, settings, index_home, base, progress)
+            report = run.apply(only, **how)
         if keep is not None:
-            keep[:] = [run.data if run.data.commit == base.repo.head() else None]
-        # signals: new memories that match a standing interest (after_index never raises)
+            keep[:] = [run.data if run.loaded and run.data.commit == base.repo.head() else None]
+        # signals: new memories that match a standing interest (after_index never raises); a run
+        # that changed nothing hands over a loader, called only if earlier matches wait for a retry
         from memsearch.signals import after_index
 
-        after_index(vault, index_home, settings, run.data.chunks)
+        after_index(vault, index_home, settings, run.data.chunks if run.loaded else lambda: run.data.chunks)
     return report
 
 
@@ -252,15 +254,23 @@ class Base:
     manifest: dict[str, Any] | None
     data: store.IndexData | None
     notes: list[str]
+    #: With ``defer_load``: loads ``data`` when the update first needs it (an unchanged vault never does).
+    loader: Callable[[], store.IndexData] | None = None
 
 
-def open_for_write(home: Path, live: store.IndexData | None = None) -> Base:
+class DeferredLoadError(Exception):
+    """The last commit's index, loaded late, could not be read: the run starts again, eagerly."""
+
+
+def open_for_write(home: Path, live: store.IndexData | None = None, *, defer_load: bool = False) -> Base:
     """The index repository ready for a write (call with the lock held).
 
     Creates it (an old single-folder index is simply rebuilt), discards what an interrupted
     writer left, and loads the last commit's index (its snapshot, else rebuilt from the commit).
     A commit that cannot be read leaves ``data`` None: the update rebuilds from the vault.
     ``live``: an index already loaded in memory, used as it is when it reflects the last commit.
+    ``defer_load``: leave loading the index to the update, which loads it only if something changed
+    (an unchanged run at 100k chunks spared ~3.5 s of loading).
     """
     repo = IndexRepo(home)
     notes: list[str] = []
@@ -293,6 +303,9 @@ def open_for_write(home: Path, live: store.IndexData | None = None) -> Base:
             return Base(repo, None, None, notes)
         notes.append(f"the last commit's manifest cannot be read ({exc}); rebuilt from the vault")
         return Base(repo, None, None, notes)
+    if defer_load and (store.snapshots_dir(home) / head / "meta.json").exists():
+        # Deferred only over a snapshot: without one, loading is what checks (and repairs) the commit.
+        return Base(repo, manifest, None, notes, loader=lambda: store.load_commit(home, head))
     try:
         data = store.load_commit(home, head)
     except Exception as exc:
@@ -368,49 +381,68 @@ class Update:
         self.allocate = allocate
         self.snapshot = snapshot
         old = base.manifest
+        self._loader = base.loader if base.data is None else None
         self.full = (
             old is None
-            or base.data is None
+            or (base.data is None and self._loader is None)
             or old.get("format") != store.FORMAT_VERSION
             or old.get("settings_fingerprint") != _settings_fingerprint(settings)
             or "next_id" not in old
         )
         self.old_files: dict[str, dict] = {} if old is None else dict(old.get("files", {}))
         self.next_id = int((old or {}).get("next_id", 0) or 0)
+        self._data: store.IndexData | None
         if old is not None and not self.full:
-            self.data = base.data
+            self._data = base.data  # None until first needed, when the load was deferred
         else:
-            self.data = store.empty_index()
+            self._data = store.empty_index()
+            self._loader = None
         if old is not None and self.full:
             # ids already used stay used, even by a manifest from before next_id was recorded
             used = [cid for e in self.old_files.values() for cid in e.get("chunks", ())]
             self.next_id = max(self.next_id, max(used, default=-1) + 1)
 
+    @property
+    def data(self) -> store.IndexData:
+        """The index being changed; a deferred load happens here, the first time it is needed."""
+        if self._data is None:
+            assert self._loader is not None
+            try:
+                self._data = self._loader()
+            except Exception as exc:
+                raise DeferredLoadError(str(exc)) from exc
+        return self._data
+
+    @property
+    def loaded(self) -> bool:
+        """Whether the index is in memory (a run that changed nothing never loads it)."""
+        return self._data is not None
+
     # -- 1. scan ------------------------------------------------------------------------------
     def _scan(self, only: list[str] | None) -> tuple[dict[str, VaultFile], dict[str, str], set[str]]:
         """(files read, skipped {path: reason}, paths looked at)."""
         vault = self.vault
+        found: list[tuple[str, str]]  # (absolute path, vault-relative path)
         if only is None:
-            found = iter_markdown(vault)
-            looked = {p.relative_to(vault).as_posix() for p in found}
+            found = walk_markdown(vault)
+            looked = {rel for _, rel in found}
         else:
             found = []
             for rel in only:
                 path = vault / rel
                 if _indexable(vault, rel) and (path.is_file() or path.is_symlink()):
-                    found.append(path)
+                    found.append((str(path), rel))
             looked = set(only)
         files: dict[str, VaultFile] = {}
         skipped: dict[str, str] = {}
         from memsearch.forget import FORGOTTEN_REASON, load_forget_list
 
         self.forget = load_forget_list(self.home)
-        for n, path in enumerate(found, 1):
-            rel = path.relative_to(vault).as_posix() if path.is_absolute() else str(path)
+        for n, (full, rel) in enumerate(found, 1):
             if self.forget.paths and self.forget.has_path(rel):
                 skipped[rel] = FORGOTTEN_REASON  # `memsearch forget`: never indexed again
                 continue
-            got = read_file(vault, path)
+            got = read_file(vault, full, rel)
             if isinstance(got, Skipped):
                 skipped[got.path] = got.reason
             else:
@@ -553,7 +585,7 @@ class Update:
         t = time.perf_counter()
         scope = None if only is None else set(only)
         vec = self._embed(new_files, work, scope, embed=embed, embedder=embedder, reembed=reembed)
-        if self.snapshot and self.data.vectors is not None:
+        if self.snapshot and self.loaded and self.data.vectors is not None:
             with self.guard:
                 self.data.vectors.ready()  # the HNSW graph is vector work: timed here, not in save
         timings["vectors"] = time.perf_counter() - t
@@ -592,18 +624,24 @@ class Update:
             manifest["embedder_note"] = old_manifest.get("embedder_note") if not self.full else vec.note
         commit = self._write(manifest, work, gone, restamped, vec, added, changed)
         timings["save"] = time.perf_counter() - t
-        self.data.manifest = manifest if commit else (self.base.manifest or manifest)
+        if self.loaded or commit:
+            self.data.manifest = manifest if commit else (self.base.manifest or manifest)
         if commit:
             self.data.commit = commit
         elif self.base.data is not None and not self.full:
             self.data.commit = self.base.data.commit
         warnings = [f"{p}: {w}" for p, e in sorted(manifest["files"].items()) for w in e.get("warnings", ())]
-        n_vectors = len(self.data.vectors) if self.data.vectors is not None else 0
+        if self.loaded:
+            n_chunks = len(self.data.chunks)
+            n_vectors = len(self.data.vectors) if self.data.vectors is not None else 0
+        else:  # unchanged: the manifest says what the index holds
+            n_chunks = sum(len(e["chunks"]) for e in manifest["files"].values())
+            n_vectors = n_chunks - len(all_gaps) if (manifest["embedder"] or {}).get("dim") else 0
         return IndexReport(
             vault=str(self.vault),
             index_home=str(self.home),
             files=len(manifest["files"]),
-            chunks=len(self.data.chunks),
+            chunks=n_chunks,
             embedded=vec.embedded,
             gaps=len(all_gaps),
             reused=max(0, n_vectors - vec.embedded),
@@ -658,7 +696,11 @@ class Update:
             or how["reembed"]
             or not previous.get("fingerprint")
             or want_fp != previous.get("fingerprint")
-            or (self.data.vectors is None and bool(self.data.chunks) and not old.get("gaps"))
+            or (
+                not self._has_vectors()
+                and any(e["chunks"] for e in new_files.values())
+                and not old.get("gaps")
+            )
         )
         old_gaps = set(old.get("gaps", ())) if not self.full else set()
         texts: list[str] = []
@@ -677,7 +719,8 @@ class Update:
                     ids.append(cid)
         out = _Vectors(info=dict(previous), gaps=set(old_gaps))
         if not texts and not everything:
-            out.gaps &= set(self.data.chunks)  # a removed chunk is no gap
+            if out.gaps:  # a removed chunk is no gap
+                out.gaps &= set(self.data.chunks) if self.loaded else _chunk_ids(new_files)
             return out  # the embedder's record stays as the run that embedded last wrote it
         got, embedded, _reused, failed, error, info, note = _embed_texts(
             self.vault,
@@ -709,6 +752,12 @@ class Update:
         out.gaps &= set(self.data.chunks)
         out.filled = len((old_gaps & set(self.data.chunks)) - out.gaps)
         return out
+
+    def _has_vectors(self) -> bool:
+        if self.loaded:
+            return self.data.vectors is not None
+        # Not loaded: the index is the last commit's, whose vectors exist if its embedder had a dim.
+        return bool(((self.base.manifest or {}).get("embedder") or {}).get("dim"))
 
     # -- 5. write and commit ------------------------------------------------------------------
     def _write(
@@ -821,6 +870,10 @@ class _Vectors:
         """Chunk ids of ``path`` that were gaps before and are not now (their vectors came in)."""
         before = set(old_files.get(path, {}).get("gaps", ()))
         return before - self.gaps
+
+
+def _chunk_ids(files: dict[str, dict]) -> set[int]:
+    return {cid for entry in files.values() for cid in entry["chunks"]}
 
 
 def _ids_of(got: tuple[list[int], np.ndarray] | None, ids: list[int]) -> set[int]:

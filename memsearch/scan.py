@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import stat
 import subprocess
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -43,29 +44,41 @@ def check_vault(vault: Path) -> Path:
 
 def iter_markdown(vault: Path) -> list[Path]:
     """Markdown files under the vault, sorted; symlinks are not followed (no loops, nothing outside)."""
-    found: list[Path] = []
-    for root, dirs, files in os.walk(vault, followlinks=False):
+    return [Path(full) for full, _rel in walk_markdown(vault)]
+
+
+def walk_markdown(vault: Path) -> list[tuple[str, str]]:
+    """:func:`iter_markdown` as ``(absolute path, vault-relative posix path)`` strings (a scan of
+    10k files spent ~0.5 s building and relativising ``Path`` objects)."""
+    found: list[tuple[str, str]] = []
+    top = os.fspath(vault)
+    for root, dirs, files in os.walk(top, followlinks=False):
         dirs[:] = sorted(d for d in dirs if d not in IGNORED_DIRS and not d.startswith("."))
+        prefix = os.path.relpath(root, top).replace(os.sep, "/") + "/" if root != top else ""
         for name in sorted(files):
             if name.lower().endswith(MARKDOWN_SUFFIXES) and not name.startswith("."):
-                found.append(Path(root) / name)
+                found.append((os.path.join(root, name), prefix + name))
     return found
 
 
-def read_file(vault: Path, path: Path) -> VaultFile | Skipped:
-    rel = path.relative_to(vault).as_posix()
+def read_file(vault: Path, path: Path | str, rel: str | None = None) -> VaultFile | Skipped:
+    """One vault file, read and hashed, or why it is skipped; ``rel``: its vault-relative path."""
+    full = os.fspath(path)
+    if rel is None:
+        rel = Path(full).relative_to(vault).as_posix()
     try:
-        if path.is_symlink():
-            target = path.resolve()
-            if not target.is_relative_to(vault):
+        info = os.lstat(full)
+        if stat.S_ISLNK(info.st_mode):
+            if not Path(full).resolve().is_relative_to(vault):
                 return Skipped(rel, "symlink points outside the vault; not followed")
-        stat = path.stat()
-        if stat.st_size > MAX_FILE_BYTES:
+            info = os.stat(full)
+        if info.st_size > MAX_FILE_BYTES:
             return Skipped(
                 rel,
-                f"file is {stat.st_size // 1_048_576} MB, over the {MAX_FILE_BYTES // 1_048_576} MB limit",
+                f"file is {info.st_size // 1_048_576} MB, over the {MAX_FILE_BYTES // 1_048_576} MB limit",
             )
-        data = path.read_bytes()
+        with open(full, "rb") as fh:
+            data = fh.read()
     except OSError as exc:
         return Skipped(rel, f"cannot read: {exc.strerror or exc}")
     if b"\x00" in data[:8192]:
@@ -74,7 +87,7 @@ def read_file(vault: Path, path: Path) -> VaultFile | Skipped:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         return Skipped(rel, f"not UTF-8 (byte {exc.start}); re-save the file as UTF-8 to index it")
-    return VaultFile(rel, text, hashlib.sha256(data).hexdigest(), stat.st_mtime)
+    return VaultFile(rel, text, hashlib.sha256(data).hexdigest(), info.st_mtime)
 
 
 def git_commit_times(vault: Path, paths: list[str] | None = None) -> dict[str, datetime]:

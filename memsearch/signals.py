@@ -315,7 +315,7 @@ def check_new_memories(
     vault: Path,
     index_home: Path,
     settings: Settings | None,
-    chunks: Mapping[int, Chunk],
+    chunks: Mapping[int, Chunk] | Callable[[], Mapping[int, Chunk]],
     *,
     callbacks: tuple[SignalCallback, ...] = (),
     inbox: Path | None = None,
@@ -328,13 +328,23 @@ def check_new_memories(
     report.inbox = str(inbox)
     report.interests = len(config.interests)
     report.warnings.extend(config.warnings)
+    from memsearch.index.store import head_commit
+
+    state = load_state(index_home)
+    commit = head_commit(index_home)
+    if callable(chunks):
+        if state is not None and state.get("deferred") == 0 and commit and state.get("commit") == commit:
+            return report  # the commit this state checked, and nothing waits for a retry: nothing is new
+        chunks = chunks()
     current: dict[str, Chunk] = {}
     for chunk in chunks.values():
         current.setdefault(_short(chunk.content_hash), chunk)
-    state = load_state(index_home)
     if state is None:
         report.baseline = True
-        save_state(index_home, {"format": STATE_FORMAT, "seen": sorted(current), "fired": {}})
+        save_state(
+            index_home,
+            {"format": STATE_FORMAT, "seen": sorted(current), "fired": {}, "deferred": 0, "commit": commit},
+        )
         return report
     seen = set(state.get("seen", []))
     fired: dict[str, str] = dict(state.get("fired", {}))
@@ -354,8 +364,13 @@ def check_new_memories(
         report.events = events
         report.deferred = len(deferred)
     new_seen = set(current) - deferred
-    if new_seen != seen or fired != state.get("fired", {}):
-        save_state(index_home, {"format": STATE_FORMAT, "seen": sorted(new_seen), "fired": fired})
+    record = {"deferred": len(deferred), "commit": commit}
+    if (
+        new_seen != seen
+        or fired != state.get("fired", {})
+        or any(state.get(k) != v for k, v in record.items())
+    ):
+        save_state(index_home, {"format": STATE_FORMAT, "seen": sorted(new_seen), "fired": fired, **record})
     return report
 
 
@@ -553,9 +568,16 @@ def _event(
 
 
 def after_index(
-    vault: Path, index_home: Path, settings: Settings | None, chunks: Mapping[int, Chunk]
+    vault: Path,
+    index_home: Path,
+    settings: Settings | None,
+    chunks: Mapping[int, Chunk] | Callable[[], Mapping[int, Chunk]],
 ) -> SignalReport:
-    """The index run's hook: check for new matches; never raises (a signal must not fail an index)."""
+    """The index run's hook: check for new matches; never raises (a signal must not fail an index).
+
+    ``chunks`` may be a loader (a run that changed nothing has not loaded the index): it is
+    called only when an earlier run left matches to retry.
+    """
     try:
         report = check_new_memories(vault, index_home, settings, chunks)
     except Exception as exc:

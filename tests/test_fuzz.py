@@ -190,10 +190,10 @@ def test_hostile_vault_is_indexed_around_what_cannot_be(tmp_path, monkeypatch):
 
     real_read = scan.read_file
 
-    def read_then_vanish(vault_root, path):
-        if path.name == "vanishing.md":
-            path.unlink()
-        return real_read(vault_root, path)
+    def read_then_vanish(vault_root, path, rel=None):
+        if Path(path).name == "vanishing.md":
+            Path(path).unlink()
+        return real_read(vault_root, path, rel)
 
     monkeypatch.setattr(scan, "read_file", read_then_vanish)
     monkeypatch.setattr("memsearch.indexer.read_file", read_then_vanish, raising=False)

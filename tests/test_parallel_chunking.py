@@ -56,16 +56,14 @@ def test_parallel_and_serial_chunking_build_the_same_index(tmp_path, monkeypatch
 
     monkeypatch.setattr(indexer, "chunk_file", chunk_file)  # forked workers inherit the patch
     calls = []
-    real_workers = indexer._chunk_workers
-    monkeypatch.setattr(indexer, "_chunk_workers", lambda n: calls.append(real_workers(n)) or calls[-1])
-    monkeypatch.setenv(indexer.WORKERS_ENV, "2")
-    monkeypatch.setattr(indexer.os, "sched_getaffinity", lambda _pid: {0, 1}, raising=False)
+    # Two processes whatever the machine (and whatever threads earlier tests left running).
+    monkeypatch.setattr(indexer, "_chunk_workers", lambda n: calls.append(2 if n > 1 else 1) or calls[-1])
     parallel = _vault(tmp_path / "a", fixture_vault)
     report = index_vault(parallel, embed=False)
     assert calls == [2], "the run should have chunked over two processes"
     assert report.files >= N_FILES
 
-    monkeypatch.setenv(indexer.WORKERS_ENV, "1")
+    monkeypatch.setattr(indexer, "_chunk_workers", lambda n: calls.append(1) or 1)
     serial = tmp_path / "b" / "vault"
     shutil.copytree(parallel, serial, ignore=shutil.ignore_patterns(".memsearch*"))
     for src in parallel.rglob("*"):  # same mtimes: fallback timestamps come from them
@@ -91,6 +89,10 @@ def test_workers_stay_one_for_small_runs_or_with_threads(monkeypatch):
 
     monkeypatch.delenv(indexer.WORKERS_ENV, raising=False)
     monkeypatch.setattr(indexer.os, "sched_getaffinity", lambda _pid: {0, 1, 2, 3}, raising=False)
+    baseline = threading.active_count()  # threads other tests left running count as one
+    monkeypatch.setattr(
+        indexer.threading, "active_count", lambda: threading.enumerate().__len__() - baseline + 1
+    )
     assert indexer._chunk_workers(indexer.PARALLEL_MIN_FILES - 1) == 1
     assert indexer._chunk_workers(indexer.PARALLEL_MIN_FILES) == 4
     monkeypatch.setenv(indexer.WORKERS_ENV, "1")

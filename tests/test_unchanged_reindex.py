@@ -1,0 +1,82 @@
+"""An unchanged vault is re-indexed without loading the index (the cron job's usual run)."""
+
+from memsearch import indexer
+from memsearch.api import index_vault, open_index
+from memsearch.index import store
+
+
+def _count_loads(monkeypatch):
+    loads = []
+    real = store.load_commit
+
+    def load_commit(home, commit, **kw):
+        loads.append(commit)
+        return real(home, commit, **kw)
+
+    monkeypatch.setattr(store, "load_commit", load_commit)
+    return loads
+
+
+def test_an_unchanged_run_loads_nothing_and_reports_the_index(indexed_vault, monkeypatch):
+    first = index_vault(indexed_vault)  # settles the signal state on this commit
+    loads = _count_loads(monkeypatch)
+    report = index_vault(indexed_vault)
+    assert loads == []
+    assert report.commit is None and report.embedded == 0
+    assert (report.files, report.chunks, report.gaps) == (first.files, first.chunks, first.gaps)
+    assert report.reused == len(open_index(indexed_vault).index.vectors)
+
+
+def test_a_change_loads_the_index_once(vault_copy, monkeypatch):
+    index_vault(vault_copy, embed=False)
+    loads = _count_loads(monkeypatch)
+    (vault_copy / "journal" / "2025-03-20.md").write_text("# 2025-03-20\n\nSaw a zebracorn with Ed.\n")
+    report = index_vault(vault_copy, embed=False)
+    assert report.commit and report.added == ("journal/2025-03-20.md",)
+    assert len(loads) == 1
+    hits = open_index(vault_copy).search("zebracorn", 3, strategies=["keyword"]).results
+    assert hits[0].path == "journal/2025-03-20.md"
+
+
+def test_a_deferred_load_that_fails_rebuilds_as_an_eager_one_would(vault_copy, monkeypatch):
+    index_vault(vault_copy, embed=False)
+    real_open = indexer.open_for_write
+    calls = []
+
+    def open_for_write(home, live=None, *, defer_load=False):
+        calls.append(defer_load)
+        base = real_open(home, live, defer_load=defer_load)
+        if defer_load and base.loader is not None:
+            base.loader = lambda: (_ for _ in ()).throw(ValueError("snapshot went bad"))
+        return base
+
+    monkeypatch.setattr(indexer, "open_for_write", open_for_write)
+    (vault_copy / "journal" / "2025-03-20.md").write_text("# 2025-03-20\n\nSaw a zebracorn with Ed.\n")
+    report = index_vault(vault_copy, embed=False)
+    assert calls == [True, False]  # tried deferred, then again as before
+    assert report.commit and report.added == ("journal/2025-03-20.md",)
+    hits = open_index(vault_copy).search("zebracorn", 3, strategies=["keyword"]).results
+    assert hits[0].path == "journal/2025-03-20.md"
+
+
+def test_signals_still_retry_deferred_matches_on_an_unchanged_run(vault_copy):
+    from memsearch.signals import check_new_memories, load_state
+
+    index_vault(vault_copy, embed=False)
+    home = store.default_home(vault_copy)
+    state = load_state(home)
+    assert state["deferred"] == 0 and state["commit"] == store.head_commit(home)
+    called = []
+
+    def loader():
+        called.append(True)
+        return open_index(vault_copy).index.chunks
+
+    check_new_memories(vault_copy, home, None, loader)
+    assert called == []  # this commit was checked and nothing waits: the index is not loaded
+    state["deferred"] = 2  # an earlier run could not score two matches (say, the embedder was down)
+    from memsearch.signals import save_state
+
+    save_state(home, state)
+    check_new_memories(vault_copy, home, None, loader)
+    assert called == [True]
