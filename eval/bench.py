@@ -517,15 +517,28 @@ def cli_command(standin: bool) -> list[str]:
     if standin:
         boot = (
             f"import sys; sys.path.insert(0, {str(EVAL_DIR)!r}); import bench; bench.register_standin();"
-            " sys.argv[0] = 'memsearch'; from memsearch.cli import main; main()"
+            " sys.argv[0] = 'memsearch'; from memsearch import cli; getattr(cli, 'run', cli.main)()"
         )
         return [sys.executable, "-c", boot]
-    exe = shutil.which("memsearch")
+    # The console script beside this interpreter (a version manager's shim, first on PATH, would
+    # add its own start-up to every run).
+    beside = Path(sys.executable).with_name("memsearch")
+    exe = str(beside) if beside.exists() else shutil.which("memsearch")
     return [exe] if exe else [sys.executable, "-m", "memsearch.cli"]
+
+
+def compile_package(env: dict[str, str]) -> None:
+    """Byte-compile the measured package, as ``pip install`` does: with PYTHONDONTWRITEBYTECODE set
+    (as on this machine) an editable checkout would otherwise compile every module in every run."""
+    folder = Path(memsearch_path(env)).parent
+    run_child(
+        [sys.executable, "-m", "compileall", "-q", str(folder)], env={**env, "PYTHONDONTWRITEBYTECODE": ""}
+    )
 
 
 def measure_cli(vault: Path, home: Path, queries: list[dict], runs: int, env: dict, standin: bool) -> dict:
     """Wall time and peak RSS of ``memsearch search`` in a fresh process, and of ``--batch``."""
+    compile_package(env)
     base = cli_command(standin)
     walls, rss = [], []
     for q in queries[:runs]:

@@ -16,20 +16,22 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from memsearch.config import Settings
 from memsearch.errors import MemsearchError
 from memsearch.index import store
-from memsearch.indexer import IndexReport, LivePreview, Progress
-from memsearch.indexer import index_vault as _index_vault
 from memsearch.lock import DEFAULT_LOCK_TIMEOUT
 from memsearch.models import SearchResponse
+from memsearch.preload import EmbedderPreload
 from memsearch.query import Filters, as_datetime, parse_query
 from memsearch.scan import check_vault
 from memsearch.search import STRATEGIES, QueryEmbedding, search_index
+
+if TYPE_CHECKING:  # the indexer (chunkers, markdown, yaml) is imported by what writes, not by search
+    from memsearch.indexer import IndexReport, LivePreview, Progress
 
 
 def index_vault(
@@ -51,6 +53,8 @@ def index_vault(
     ``reembed``: embed every chunk again, ignoring the cache. ``paths``: only these files
     (a missing one is removed). ``lock_timeout``: seconds to wait for another writer.
     """
+    from memsearch.indexer import index_vault as _index_vault
+
     home = Path(index_dir) if index_dir else None
     return _index_vault(
         Path(vault),
@@ -145,16 +149,18 @@ class Memsearch:
         index_dir: str | Path | None = None,
         at: str | None = None,
         *,
-        preload_embedder: bool = False,
+        preload_embedder: bool | EmbedderPreload = False,
     ):
         self.vault = check_vault(Path(vault))
         self.settings = (settings or Settings()).with_vault_config(self.vault)
         self.index_home = Path(index_dir) if index_dir else store.default_home(self.vault)
         self._embedder = None
-        self._preloading: threading.Thread | None = None
-        self._preloaded: Any = None
-        if preload_embedder and at is None:
-            self._preload_embedder()
+        self._preload: EmbedderPreload | None = None
+        if at is None and isinstance(preload_embedder, EmbedderPreload):
+            self._preload = preload_embedder
+        elif at is None and preload_embedder:
+            # The model's session is built in native code while the index loads here (~0.2 s).
+            self._preload = EmbedderPreload(self.index_home, self.vault)
         self.index = store.load(self.index_home, at)
         self.at = at
         self._embedder_down: tuple[float, str] | None = None  # (when, why) the embedder last failed
@@ -172,36 +178,12 @@ class Memsearch:
         #: Reports of the background commits, oldest first (the last 100).
         self.reports: list[IndexReport] = []
 
-    def _preload_embedder(self) -> None:
-        """Load the index's query embedder on a thread while the index loads (the model's
-        session is built in native code, so the two overlap: ~0.2 s off a cold CLI search)."""
-        spec = (store.read_manifest_head(self.index_home).get("embedder") or {}).get("spec")
-        if not spec:
-            return
-
-        def load() -> None:
-            try:
-                from memsearch.embedders import embedder_for
-
-                embedder = embedder_for(spec, self.vault)
-                if hasattr(embedder, "load"):
-                    embedder.load()
-                self._preloaded = embedder
-            except Exception:  # the first search makes its own, and says why it failed
-                pass
-
-        self._preloading = threading.Thread(target=load, name="memsearch-embedder-preload", daemon=True)
-        self._preloading.start()
-
     def _take_preloaded(self, fingerprint: str) -> None:
         """Use the preloaded embedder if it is the index's (a reindex may have changed it since)."""
         with self._guard:
-            if self._preloading is None:
-                return
-            self._preloading.join()
-            preloaded, self._preloading, self._preloaded = self._preloaded, None, None
-            if self._embedder is None and preloaded is not None and preloaded.fingerprint == fingerprint:
-                self._embedder = preloaded
+            preload, self._preload = self._preload, None
+            if preload is not None and self._embedder is None:
+                self._embedder = preload.take(fingerprint)
 
     #: After the embedder failed to answer, searches skip it for this many seconds instead of
     #: each waiting out its timeout again (an agent searching ten times must not wait ten times).
@@ -227,7 +209,7 @@ class Memsearch:
             )
         started = time.perf_counter()
         try:
-            if self._preloading is not None:
+            if self._preload is not None:
                 self._take_preloaded(info["fingerprint"])
             if self._embedder is None:
                 from memsearch.embedders import embedder_for
@@ -473,14 +455,14 @@ class Memsearch:
             old_ids = preview.ids if preview is not None else (committed or {}).get("chunks", [])
             store.remove_chunks(self.index, old_ids)
             if chunks is None:
-                self._live[rel] = LivePreview("", [], [], {})
+                self._live[rel] = _live_preview("", [], [], {})
                 action = "removed" if committed or preview else "skipped"
                 n = 0
             else:
                 ids = list(range(self._next_id, self._next_id + len(chunks)))
                 self._next_id += len(chunks)
                 store.add_file_chunks(self.index, ids, chunks, shape)
-                self._live[rel] = LivePreview(got.sha256, ids, chunks, dict(parsed.aliases))
+                self._live[rel] = _live_preview(got.sha256, ids, chunks, dict(parsed.aliases))
                 action = "changed" if committed else "added"
                 n = len(chunks)
             if had_aliases != (dict(parsed.aliases) if chunks is not None else {}):
@@ -635,12 +617,13 @@ def open_index(
     index_dir: str | Path | None = None,
     at: str | None = None,
     *,
-    preload_embedder: bool = False,
+    preload_embedder: bool | EmbedderPreload = False,
 ) -> Memsearch:
     """The vault's index, loaded; ``at`` (a revision: ``HEAD~2``, a commit id) loads it as it was then.
 
     ``preload_embedder``: load the query embedder in the background meanwhile (for a process
-    that will search semantically at once, such as the CLI).
+    that will search semantically at once, such as the CLI), or an :class:`EmbedderPreload`
+    already started.
     """
     return Memsearch(vault, settings, index_dir, at, preload_embedder=preload_embedder)
 
@@ -669,3 +652,9 @@ def _suppress() -> Any:
     import contextlib
 
     return contextlib.suppress(OSError, MemsearchError)
+
+
+def _live_preview(*args: Any) -> LivePreview:
+    from memsearch.indexer import LivePreview
+
+    return LivePreview(*args)

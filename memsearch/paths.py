@@ -29,3 +29,8 @@ def resolved_vault(vault: str | Path) -> Path | None:
     """The vault folder as :func:`memsearch.scan.check_vault` names it, or None if it is no folder."""
     path = Path(vault).expanduser()
     return path.resolve() if path.is_dir() else None
+
+
+def manifest_head_path(index_home: Path) -> Path:
+    """The index's ``manifest.json`` (embedder, settings, next id) in its repository's work tree."""
+    return Path(index_home) / "repo" / "manifest.json"

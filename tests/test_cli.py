@@ -119,3 +119,12 @@ def test_installed_command_runs_as_a_process(indexed_vault):
     )
     assert proc.returncode == 0, proc.stderr
     assert len(proc.stdout.strip().splitlines()) == 2
+
+
+def test_search_in_its_own_process_prints_all_and_exits_cleanly(indexed_vault):
+    """The console script ends a search with os._exit (no teardown): every line must be out first."""
+    args = ["search", "signing keys", "--vault", str(indexed_vault), "--no-server", "--format", "json"]
+    in_process = CliRunner().invoke(main, args)
+    done = subprocess.run([sys.executable, "-m", "memsearch.cli", *args], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["results"] == json.loads(in_process.output)["results"]

@@ -1,34 +1,50 @@
 """Loading the query embedder while the index loads (what the CLI does for a cold search)."""
 
 from memsearch.api import open_index
+from memsearch.index import store
+from memsearch.index.versioning import REPO_SUBDIR
+from memsearch.paths import manifest_head_path
+from memsearch.preload import EmbedderPreload
 
 
 def test_preloaded_embedder_answers_like_a_lazily_loaded_one(indexed_vault):
     lazy = open_index(indexed_vault)
     early = open_index(indexed_vault, preload_embedder=True)
-    assert early._preloading is not None
+    assert early._preload is not None and early._preload.started
     query = "which signing keys did we rotate"
     a, b = lazy.search(query, 5), early.search(query, 5)
     assert "semantic" in b.health.ran and not b.health.failed
     assert [(r.path, r.start_line, r.score) for r in a.results] == [
         (r.path, r.start_line, r.score) for r in b.results
     ]
-    assert early._preloading is None and early._embedder is not None
+    assert early._preload is None and early._embedder is not None
+
+
+def test_a_preload_started_before_the_engine_is_taken_by_it(indexed_vault):
+    home = store.default_home(indexed_vault)
+    assert manifest_head_path(home) == home / REPO_SUBDIR / store.MANIFEST  # the light path agrees
+    preload = EmbedderPreload(home, indexed_vault)
+    assert preload.spec == store.read_manifest_head(home)["embedder"]["spec"]
+    engine = open_index(indexed_vault, preload_embedder=preload)
+    response = engine.search("signing keys", 5)
+    assert "semantic" in response.health.ran
+    assert engine._embedder is not None and engine._preload is None
 
 
 def test_preloaded_embedder_of_another_fingerprint_is_not_used(indexed_vault):
     engine = open_index(indexed_vault, preload_embedder=True)
-    engine._preloading.join()
+    engine._preload._thread.join()
 
     class Other:
         fingerprint = "not-this-index"
 
-    engine._preloaded = Other()
+    engine._preload._embedder = Other()
     response = engine.search("signing keys", 5)
     assert "semantic" in response.health.ran  # a fresh embedder of the index's own kind answered
     assert engine._embedder is not None and not isinstance(engine._embedder, Other)
 
 
-def test_no_preload_for_an_old_revision(indexed_vault):
-    engine = open_index(indexed_vault, at="HEAD", preload_embedder=True)
-    assert engine._preloading is None
+def test_no_preload_for_an_old_revision_or_a_missing_index(indexed_vault, tmp_path):
+    assert open_index(indexed_vault, at="HEAD", preload_embedder=True)._preload is None
+    nothing = EmbedderPreload(tmp_path / "no-index")
+    assert not nothing.started and nothing.take("any") is None

@@ -40,6 +40,7 @@ from typing import Any
 
 import numpy as np
 
+from memsearch import paths
 from memsearch.errors import IndexCorruptError, IndexMissingError
 from memsearch.index.graph import EntityGraph
 from memsearch.index.graph import normalize as normalize_entity_key
@@ -70,11 +71,7 @@ SHAPE_FIELDS = ("context_neighbours", "context_weight", "context_decay", "embed_
 
 def default_home(vault: Path) -> Path:
     """Where a vault's index lives: ``$MEMSEARCH_HOME/<name>-<hash>`` if set, else ``vault/.memsearch``."""
-    home = os.environ.get("MEMSEARCH_HOME")
-    if home:
-        tag = hashlib.sha256(str(vault.resolve()).encode()).hexdigest()[:10]
-        return Path(home).expanduser() / f"{vault.resolve().name}-{tag}"
-    return vault / ".memsearch"
+    return paths.default_home(vault)
 
 
 def private_dir(path: Path) -> Path:
