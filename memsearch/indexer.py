@@ -145,7 +145,9 @@ def _keyword_terms(
     chunks: list[Chunk], i: int, settings: Settings, text_counts: Callable[[int], Counter[str]]
 ) -> dict[str, float]:
     weights: dict[str, float] = {}
-    for term, count in Counter(tokenize(chunks[i].header) + tokenize(chunks[i].text)).items():
+    own = Counter(tokenize(chunks[i].header))
+    own.update(text_counts(i))  # the same counts, in the same order, as Counter(header + text)
+    for term, count in own.items():
         weights[term] = float(count)
     n = settings.context_neighbours
     if n > 0 and settings.context_weight > 0:
@@ -348,6 +350,7 @@ class _FileWork:
     chunks: list[Chunk]
     stamp: list[str] | None  # [source, iso] of the fallback timestamp its chunks took, if any
     ids: list[int] = field(default_factory=list)
+    terms: list[dict[str, float]] | None = None  # each chunk's keyword terms, if made with the chunks
 
 
 class Update:
@@ -490,15 +493,18 @@ class Update:
         work: dict[str, _FileWork] = {}
         warnings: list[str] = []
         ordered = [files[p] for p in sorted(todo, key=walk_order)]
-        for n, (vf, pf) in enumerate(zip(ordered, _chunk_files(ordered, self.settings), strict=True), 1):
+        for n, (vf, got) in enumerate(zip(ordered, _chunk_files(ordered, self.settings), strict=True), 1):
             path = vf.path
-            if isinstance(pf, str):  # one file must never stop the vault: name it and go on
-                skipped[path] = pf
+            if isinstance(got, str):  # one file must never stop the vault: name it and go on
+                skipped[path] = got
                 continue
-            chunks, stamp = _stamped(pf, vf, commit_times)
+            pf, terms = got
+            chunks, stamp = _stamped(pf, vf, commit_times)  # (timestamps only: the terms stand)
             if self.forget.entities:  # chunks naming a forgotten entity are not indexed again
-                chunks = [c for c in chunks if not self.forget.names_entity(c.entities)]
-            work[path] = _FileWork(path, vf.sha256, pf, chunks, stamp)
+                kept = [c for c in chunks if not self.forget.names_entity(c.entities)]
+                if len(kept) != len(chunks):
+                    chunks, terms = kept, None  # neighbours changed: terms again from what is kept
+            work[path] = _FileWork(path, vf.sha256, pf, chunks, stamp, terms=terms)
             self.notify("chunk", n, len(todo))
         for path in list(skipped):
             if path in old_files and path not in gone:
@@ -574,7 +580,7 @@ class Update:
                 if path in reuse:
                     continue
                 item = work[path]
-                store.add_file_chunks(self.data, item.ids, item.chunks, self.settings)
+                store.add_file_chunks(self.data, item.ids, item.chunks, self.settings, item.terms)
             for path, chunks in restamp_work.items():
                 store.restamp_chunks(self.data, new_files[path]["chunks"], chunks)
             if aliases_changed or self.full:
@@ -886,7 +892,11 @@ def _put(root: Path, rel: str, data: bytes) -> str:
         for folder in reversed(target.relative_to(root).parents[:-1]):
             if not (root / folder).exists():
                 store.private_dir(root / folder)
-    store.atomic_write(target, data)
+    # Written in place, not through a temporary file and a rename: the work tree is read by no one
+    # (readers read commits), and what a killed writer leaves half-written `recover` discards.
+    fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(data)
     return rel
 
 
@@ -914,11 +924,14 @@ PARALLEL_MIN_FILES = 200
 WORKERS_ENV = "MEMSEARCH_WORKERS"
 
 
-def _chunk_or_reason(vf: VaultFile, settings: Settings) -> ParsedFile | str:
+def _chunk_or_reason(vf: VaultFile, settings: Settings) -> tuple[ParsedFile, list[dict[str, float]]] | str:
+    """A file's chunks and each chunk's keyword terms (tokenizing is half the work: it goes where
+    the chunking goes), or why the file could not be chunked."""
     try:
-        return chunk_file(vf.path, vf.text, settings)
+        parsed = chunk_file(vf.path, vf.text, settings)
     except Exception as exc:
         return f"could not be chunked ({type(exc).__name__}: {exc})"
+    return parsed, file_keyword_terms(list(parsed.chunks), settings)
 
 
 def _chunk_workers(n_files: int) -> int:
@@ -940,7 +953,9 @@ def _chunk_workers(n_files: int) -> int:
     return workers
 
 
-def _chunk_files(files: list[VaultFile], settings: Settings) -> Iterator[ParsedFile | str]:
+def _chunk_files(
+    files: list[VaultFile], settings: Settings
+) -> Iterator[tuple[ParsedFile, list[dict[str, float]]] | str]:
     """Each file's chunks (or why it could not be chunked), in order; over forked processes when
     there are enough files to pay for them (chunking is pure CPU, and files are independent)."""
     workers = _chunk_workers(len(files))

@@ -276,13 +276,22 @@ def remove_chunks(data: IndexData, ids: Iterable[int]) -> None:
         data.vectors.remove(ids)
 
 
-def add_file_chunks(data: IndexData, ids: list[int], chunks: list[Chunk], shape: Any) -> None:
-    """Index one file's chunks under ``ids`` (keyword with its neighbours' context, graph, time)."""
-    from memsearch.indexer import file_keyword_terms
+def add_file_chunks(
+    data: IndexData,
+    ids: list[int],
+    chunks: list[Chunk],
+    shape: Any,
+    terms: list[dict[str, float]] | None = None,
+) -> None:
+    """Index one file's chunks under ``ids`` (keyword with its neighbours' context, graph, time);
+    ``terms``: their keyword terms if already made (by the process that chunked the file)."""
+    if terms is None:
+        from memsearch.indexer import file_keyword_terms
 
-    for cid, chunk, terms in zip(ids, chunks, file_keyword_terms(chunks, shape), strict=True):
+        terms = file_keyword_terms(chunks, shape)
+    for cid, chunk, chunk_terms in zip(ids, chunks, terms, strict=True):
         data.chunks[cid] = chunk
-        data.keyword.add(cid, terms)
+        data.keyword.add(cid, chunk_terms)
         data.graph.add(cid, chunk.entities)
         data.time.set(cid, chunk.timestamp, timeless=chunk.fact_type == "world")
 
