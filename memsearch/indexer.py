@@ -581,6 +581,7 @@ class Update:
                     continue
                 item = work[path]
                 store.add_file_chunks(self.data, item.ids, item.chunks, self.settings, item.terms)
+                item.terms = None  # in the keyword index now (at 100k chunks they held ~0.5 GB)
             for path, chunks in restamp_work.items():
                 store.restamp_chunks(self.data, new_files[path]["chunks"], chunks)
             if aliases_changed or self.full:
