@@ -69,6 +69,7 @@ def _expand(raw: str) -> tuple[str, ...]:
 def tokenize(text: str) -> list[str]:
     """Terms for BM25, in order of appearance (repeats kept: they are term frequency)."""
     out: list[str] = []
-    for match in _TOKEN.finditer(text):
-        out.extend(_expand(match.group()))
+    extend = out.extend
+    for raw in _TOKEN.findall(text):  # no groups in the pattern: whole matches, no Match objects
+        extend(_expand(raw))
     return out
