@@ -32,6 +32,7 @@ and the JSON every pass (the spread of p50 across passes is the noise figure).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
 import json
 import os
@@ -42,6 +43,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -312,6 +314,17 @@ def w_serve(task: dict) -> dict:
     return result
 
 
+@contextlib.contextmanager
+def fresh_line(path: Path, word: str) -> Iterator[None]:
+    """``path`` with one more line naming ``word`` while inside; its bytes restored after."""
+    original = path.read_bytes()
+    path.write_bytes(original + f"\n\nA fresh note about {word} migrations.\n".encode())
+    try:
+        yield
+    finally:
+        path.write_bytes(original)
+
+
 def w_update(task: dict) -> dict:
     """One-file updates through the engine, until searchable: change a file, index that path.
 
@@ -348,11 +361,8 @@ def w_update(task: dict) -> dict:
         return (time.perf_counter() - t) * 1000.0, report
 
     for n, rel in enumerate(picked):
-        path = vault / rel
-        original = path.read_bytes()
         word = f"zebracorn{n}x{task.get('salt', 0)}"
-        try:
-            path.write_bytes(original + f"\n\nA fresh note about {word} migrations.\n".encode())
+        with fresh_line(vault / rel, word):
             ms, _ = run(rel, embed=False)
             lexical.append(ms)
             ms, report = run(rel)
@@ -360,8 +370,6 @@ def w_update(task: dict) -> dict:
             embedded.append(float(report.embedded))
             engine = open_index(vault, index_dir=home)
             found += any(r.path == rel for r in engine.search(word, 5, strategies=["keyword"]).results)
-        finally:
-            path.write_bytes(original)
         ms, _ = run(rel)
         restore.append(ms)
     # The agent's view: a warm engine told that a file was written (``Memsearch.update_file``, what
@@ -372,11 +380,8 @@ def w_update(task: dict) -> dict:
     engine.search("warm up", 5)
     try:
         for n, rel in enumerate(picked):
-            path = vault / rel
-            original = path.read_bytes()
             word = f"quaggaline{n}x{task.get('salt', 0)}"
-            try:
-                path.write_bytes(original + f"\n\nA fresh note about {word} migrations.\n".encode())
+            with fresh_line(vault / rel, word):
                 t = time.perf_counter()
                 engine.update_file(rel)
                 hit = any(r.path == rel for r in engine.search(word, 5, strategies=["keyword"]).results)
@@ -384,8 +389,6 @@ def w_update(task: dict) -> dict:
                 engine.wait_for_embeddings()
                 live_semantic.append((time.perf_counter() - t) * 1000.0)
                 live_found += hit
-            finally:
-                path.write_bytes(original)
             engine.update_file(rel)
             engine.wait_for_embeddings()
     finally:
@@ -536,6 +539,15 @@ def compile_package(env: dict[str, str]) -> None:
     )
 
 
+def cli_search(base: list[str], q: dict, vault: Path, home: Path, env: dict, *extra: str) -> dict:
+    """One ``memsearch search`` process (JSON out) for query ``q``; raises if it fails."""
+    args = [*base, "search", q["query"], "--vault", str(vault), "--index-dir", str(home)]
+    got = run_child([*args, "--now", q["now"], "--format", "json", *extra], env=env)
+    if got["rc"] != 0:
+        raise RuntimeError(f"memsearch search {' '.join(extra)} failed: {got['stderr'][-2000:]}")
+    return got
+
+
 def measure_warm(vault: Path, home: Path, queries: list[dict], runs: int, env: dict, standin: bool) -> dict:
     """``memsearch serve`` on the index: wall time of each query through it (HTTP on loopback, one
     keep-alive connection, the query embedding included), of ``memsearch search`` processes that
@@ -569,25 +581,7 @@ def measure_warm(vault: Path, home: Path, queries: list[dict], runs: int, env: d
                 walls.append((time.perf_counter() - t) * 1000.0)
                 if "semantic" not in answer["health"]["ran"] and not standin:
                     raise RuntimeError(f"the server's search skipped semantic: {answer['health']}")
-        cli_walls = []
-        for q in queries[:runs]:
-            got = run_child(
-                [
-                    *base,
-                    "search",
-                    q["query"],
-                    "--vault",
-                    str(vault),
-                    "--index-dir",
-                    str(home),
-                    "--now",
-                    q["now"],
-                ],
-                env=env,
-            )
-            if got["rc"] != 0:
-                raise RuntimeError(f"memsearch search (through the server) failed: {got['stderr'][-2000:]}")
-            cli_walls.append(got["wall_s"] * 1000.0)
+        cli_walls = [cli_search(base, q, vault, home, env)["wall_s"] * 1000.0 for q in queries[:runs]]
     except ServerUnavailable as exc:
         raise RuntimeError(f"memsearch serve stopped answering: {exc}") from exc
     finally:
@@ -608,24 +602,7 @@ def measure_cli(vault: Path, home: Path, queries: list[dict], runs: int, env: di
     base = cli_command(standin)
     walls, rss = [], []
     for q in queries[:runs]:
-        got = run_child(
-            [
-                *base,
-                "search",
-                q["query"],
-                "--vault",
-                str(vault),
-                "--index-dir",
-                str(home),
-                "--now",
-                q["now"],
-                "--format",
-                "json",
-            ],
-            env=env,
-        )
-        if got["rc"] != 0:
-            raise RuntimeError(f"memsearch search failed: {got['stderr'][-2000:]}")
+        got = cli_search(base, q, vault, home, env)
         walls.append(got["wall_s"] * 1000.0)
         rss.append(got["maxrss_mb"])
     batch = "".join(json.dumps(q) + "\n" for q in queries)
