@@ -360,7 +360,7 @@ class Memsearch:
         head = store.head_commit(self.index_home)
         if head is None or head == self.index.commit:
             return False
-        fresh = store.load_commit(self.index_home, head)
+        fresh = store.load_commit(self.index_home, head, cache_small=False)
         with self._guard:
             self.index = fresh
             self._next_id = max(self._next_id, int(fresh.manifest.get("next_id", fresh.n_ids) or 0))

@@ -836,7 +836,10 @@ class Update:
             return None
         self.data.commit = commit
         self.data.manifest = manifest
-        if self.snapshot:
+        changed_files = len(set(work) | set(gone) | set(restamped) | vector_paths)
+        unsaved = None if self.full else self.data.unsaved_files
+        self.data.unsaved_files = None if unsaved is None else unsaved + changed_files
+        if self.snapshot and store.snapshot_due(self.data):
             with contextlib.suppress(OSError):
                 store.save_snapshot(self.home, self.data)
         store.prune_snapshots(self.home, keep={commit})

@@ -180,6 +180,8 @@ class IndexData:
     vectors: VectorIndex | None
     manifest: dict[str, Any] = field(default_factory=dict)
     commit: str | None = None
+    #: Files changed since the snapshot this index was loaded from (None: no snapshot behind it).
+    unsaved_files: int | None = None
 
     @property
     def n_ids(self) -> int:
@@ -366,7 +368,24 @@ def save_snapshot(home: Path, data: IndexData) -> Path:
         if staging.exists():
             shutil.rmtree(staging, ignore_errors=True)
     crashpoint("snapshot-saved")
+    data.unsaved_files = 0
     return target
+
+
+#: A new snapshot is written once this many files (or this share of the vault's, if more) changed
+#: since the last one; in between, a load applies the few changed files to the last snapshot (a
+#: snapshot of 100k chunks takes ~3.5 s to write, of 1M about a minute: not one per watched save).
+SNAPSHOT_MIN_FILES = 64
+SNAPSHOT_SHARE = 0.02
+
+
+def snapshot_due(data: IndexData) -> bool:
+    """Whether ``data`` should be saved as a snapshot of its commit (no snapshot behind it, or
+    enough files changed since the one it was loaded from)."""
+    if data.unsaved_files is None:
+        return True
+    n_files = len(data.manifest.get("files", ()))
+    return data.unsaved_files > max(SNAPSHOT_MIN_FILES, SNAPSHOT_SHARE * n_files)
 
 
 def load_snapshot(folder: Path, commit: str | None = None) -> IndexData:
@@ -393,7 +412,7 @@ def load_snapshot(folder: Path, commit: str | None = None) -> IndexData:
             raise ValueError(f"snapshot {folder} holds invalid vectors")
     if set(keyword_ids(keyword, chunks)) != set(chunks):
         raise ValueError(f"snapshot {folder}: the keyword index and the chunk table disagree")
-    data = IndexData(chunks, keyword, graph, time_index, vectors, manifest, meta.get("commit"))
+    data = IndexData(chunks, keyword, graph, time_index, vectors, manifest, meta.get("commit"), 0)
     _check_gaps(data, manifest)
     return data
 
@@ -629,6 +648,7 @@ def _apply_delta(
     if aliases_changed:
         rebuild_graph(data, new_files)
     data.manifest, data.commit = manifest, commit
+    data.unsaved_files = None if base.unsaved_files is None else base.unsaved_files + len(touched)
     _check_gaps(data, manifest)
     return data
 
@@ -661,8 +681,12 @@ def _latest_snapshot(home: Path, exclude: str | None = None) -> IndexData | None
     return None
 
 
-def load_commit(home: Path, commit: str, *, cache: bool = True) -> IndexData:
-    """The index as ``commit`` has it: its snapshot, else rebuilt from the repository (and cached)."""
+def load_commit(home: Path, commit: str, *, cache: bool = True, cache_small: bool = True) -> IndexData:
+    """The index as ``commit`` has it: its snapshot, else rebuilt from the repository (and cached).
+
+    ``cache_small=False`` (a reader) saves no snapshot for a commit that differs from the last
+    snapshot by a few files only: the next load applies them again, cheaply; a writer saves one.
+    """
     home = Path(home)
     folder = snapshots_dir(home) / commit
     if (folder / "meta.json").exists():
@@ -681,7 +705,7 @@ def load_commit(home: Path, commit: str, *, cache: bool = True) -> IndexData:
         if base is None:
             raise
         data = build_from_commit(repo, commit, None)
-    if cache:
+    if cache and (cache_small or snapshot_due(data)):
         with contextlib.suppress(OSError):
             save_snapshot(home, data)
     return data
@@ -704,7 +728,7 @@ def load(index_home: Path, at: str | None = None) -> IndexData:
             f"no index at {home} yet (its first build did not finish); run `memsearch index VAULT`"
         )
     try:
-        return load_commit(home, commit)
+        return load_commit(home, commit, cache_small=False)
     except IndexCorruptError:
         raise
     except (OSError, ValueError, KeyError, TypeError) as exc:
