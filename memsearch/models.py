@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
+from functools import cached_property
 from typing import Any, Literal
 
 FactType = Literal["world", "experience"]
@@ -58,7 +59,7 @@ class Chunk:
         """Stable identity of this memory inside the vault."""
         return f"{self.path}:{self.start_line}-{self.end_line}"
 
-    @property
+    @cached_property  # once per chunk: the signal check hashes every chunk after each index run
     def content_hash(self) -> str:
         """Hash of what gets embedded, so unchanged text is never embedded twice."""
         return hashlib.sha256(f"{self.header}\n{self.text}".encode()).hexdigest()
