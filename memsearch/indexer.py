@@ -25,6 +25,7 @@ import json
 import multiprocessing
 import os
 import shutil
+import sys
 import threading
 import time
 from collections import Counter
@@ -951,7 +952,7 @@ def _chunk_workers(n_files: int) -> int:
         workers < 2
         or n_files < PARALLEL_MIN_FILES
         or threading.active_count() > 1
-        or "fork" not in multiprocessing.get_all_start_methods()
+        or not sys.platform.startswith("linux")  # fork elsewhere (macOS) can break native libraries
     ):
         return 1
     return workers
