@@ -1216,7 +1216,8 @@ def rollback(
             return None
         current = store.committed_manifest(repo, head)
         wanted = store.committed_manifest(repo, target)
-        if not repo.changed_paths(target, head):
+        changed = repo.changed_paths(target, head)
+        if not changed:
             return None
         subject = next(iter(repo.log(1, target)), None)
         repo.checkout_tree(target)
@@ -1227,7 +1228,7 @@ def rollback(
         _put(repo.path, store.MANIFEST, store.encode_manifest_head(manifest))
         crashpoint("rollback-manifest")
         message = f"rollback to {target[:12]}" + (f": {subject.subject}" if subject else "") + "\n"
-        commit = repo.commit([store.MANIFEST], message)
+        commit = repo.commit(sorted({*changed, store.MANIFEST}), message)
         if commit is None:
             return None
         with contextlib.suppress(Exception):

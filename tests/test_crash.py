@@ -174,7 +174,10 @@ def test_killing_update_file_at_every_step(template, tmp_path):
         shutil.rmtree(vault)
 
 
-def test_killing_a_rollback_at_every_step(template, tmp_path):
+@pytest.mark.parametrize("import_min_paths", [None, "1"], ids=["git-add", "fast-import"])
+def test_killing_a_rollback_at_every_step(template, tmp_path, monkeypatch, import_min_paths):
+    if import_min_paths:  # the rollback's commit through git fast-import
+        monkeypatch.setenv("MEMSEARCH_IMPORT_MIN_PATHS", import_min_paths)
     base = _copy(template, tmp_path / "base")
     first = git(repo_of(base), "rev-parse", "HEAD").strip()
     old_results = results(base)

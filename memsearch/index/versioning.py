@@ -293,7 +293,11 @@ class IndexRepo:
         return notes
 
     def commit(self, paths: list[str], message: str) -> str | None:
-        """Stage ``paths`` (written or deleted) and commit them; None when nothing changed."""
+        """Stage ``paths`` (written or deleted) and commit them; None when nothing changed.
+
+        ``paths`` must name every path that differs from HEAD: a large batch is committed from
+        them alone (by fast-import), not from whatever else the staging area holds.
+        """
         if len(paths) >= _import_min_paths() and all(_importable(p) for p in paths):
             return self._commit_by_import(paths, message)
         if paths:
@@ -363,8 +367,10 @@ class IndexRepo:
         new = self.git("rev-parse", "--verify", IMPORT_REF).decode().strip()
         if head:
             trees = self.git("rev-parse", f"{new}^{{tree}}", f"{head}^{{tree}}").split()
-            if trees[0] == trees[1]:
+            if trees[0] == trees[1]:  # nothing changed: the staging area follows HEAD, as after `add`
                 self.git("update-ref", "-d", IMPORT_REF)
+                self.git("read-tree", head)
+                self.git("update-index", "-q", "--refresh", check=False)
                 return None
         crashpoint("before-commit")
         self.git("update-ref", f"refs/heads/{BRANCH}", new, head or "")
