@@ -300,9 +300,14 @@ class IndexRepo:
         """
         if len(paths) >= _import_min_paths() and all(_importable(p) for p in paths):
             return self._commit_by_import(paths, message)
-        if paths:
-            for start in range(0, len(paths), 1000):
-                self.git("add", "-A", "--", *paths[start : start + 1000])
+        present = [p for p in paths if os.path.lexists(self.path / p)]
+        # A path gone from the work tree may be gone from the staging area too (a rollback's
+        # read-tree): `git add` would refuse its pathspec, `git rm --ignore-unmatch` does not.
+        missing = [p for p in paths if not os.path.lexists(self.path / p)]
+        for start in range(0, len(present), 1000):
+            self.git("add", "-A", "--", *present[start : start + 1000])
+        for start in range(0, len(missing), 1000):
+            self.git("rm", "-r", "-q", "--cached", "--ignore-unmatch", "--", *missing[start : start + 1000])
         if self.head() is not None and not self.git("diff", "--cached", "--name-only", "-z").strip(b"\0"):
             return None
         crashpoint("before-commit")
