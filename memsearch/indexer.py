@@ -596,7 +596,9 @@ class Update:
         if self.snapshot and self.loaded and self.data.vectors is not None:
             with self.guard:
                 self.data.vectors.ready()  # the HNSW graph is vector work: timed here, not in save
-        timings["vectors"] = time.perf_counter() - t
+        # "embed": the embedder and its cache; "vectors": putting them in the HNSW graph.
+        timings["embed"] = vec.embed_s
+        timings["vectors"] = time.perf_counter() - t - vec.embed_s
         if pending_note and vec.error and not embed:
             vec.error = pending_note
 
@@ -730,6 +732,7 @@ class Update:
             if out.gaps:  # a removed chunk is no gap
                 out.gaps &= set(self.data.chunks) if self.loaded else _chunk_ids(new_files)
             return out  # the embedder's record stays as the run that embedded last wrote it
+        started = time.perf_counter()
         got, embedded, _reused, failed, error, info, note = _embed_texts(
             self.vault,
             self.settings,
@@ -741,6 +744,7 @@ class Update:
             reembed=how["reembed"],
         )
         out.ran, out.info, out.note, out.error, out.embedded = True, info, note, error, embedded
+        out.embed_s = time.perf_counter() - started
         failed_ids = {ids[i] for i in failed}
         with self.guard:
             if everything:
@@ -876,6 +880,7 @@ class _Vectors:
     embedded: int = 0
     filled: int = 0
     rewrite_all: bool = False
+    embed_s: float = 0.0  # in the embedder and its cache (the rest of stage 4 is the HNSW graph)
 
     def touched_gaps(self, old_files: dict[str, dict], path: str) -> set[int]:
         """Chunk ids of ``path`` that were gaps before and are not now (their vectors came in)."""
