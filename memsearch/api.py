@@ -417,7 +417,7 @@ class Memsearch:
 
         from memsearch.chunkers import chunk_file
         from memsearch.forget import FORGOTTEN_REASON, load_forget_list
-        from memsearch.indexer import _stamped
+        from memsearch.indexer import LivePreview, _stamped
         from memsearch.scan import Skipped, git_commit_times, read_file
 
         full = self.vault / rel
@@ -455,14 +455,14 @@ class Memsearch:
             old_ids = preview.ids if preview is not None else (committed or {}).get("chunks", [])
             store.remove_chunks(self.index, old_ids)
             if chunks is None:
-                self._live[rel] = _live_preview("", [], [], {})
+                self._live[rel] = LivePreview("", [], [], {})
                 action = "removed" if committed or preview else "skipped"
                 n = 0
             else:
                 ids = list(range(self._next_id, self._next_id + len(chunks)))
                 self._next_id += len(chunks)
                 store.add_file_chunks(self.index, ids, chunks, shape)
-                self._live[rel] = _live_preview(got.sha256, ids, chunks, dict(parsed.aliases))
+                self._live[rel] = LivePreview(got.sha256, ids, chunks, dict(parsed.aliases))
                 action = "changed" if committed else "added"
                 n = len(chunks)
             if had_aliases != (dict(parsed.aliases) if chunks is not None else {}):
@@ -652,9 +652,3 @@ def _suppress() -> Any:
     import contextlib
 
     return contextlib.suppress(OSError, MemsearchError)
-
-
-def _live_preview(*args: Any) -> LivePreview:
-    from memsearch.indexer import LivePreview
-
-    return LivePreview(*args)

@@ -239,7 +239,7 @@ def forget(
     lock_timeout: float | None = DEFAULT_LOCK_TIMEOUT,
 ) -> ForgetReport:
     """Forget files (``paths``: files or folders, vault-relative or absolute) and/or an entity."""
-    from memsearch.indexer import _put, open_for_write
+    from memsearch.indexer import _put, _put_buckets, open_for_write
 
     vault = check_vault(Path(vault))
     home = Path(index_home) if index_home else store.default_home(vault)
@@ -303,12 +303,7 @@ def forget(
                 new_manifest["skipped"][p] = FORGOTTEN_REASON
         new_manifest["skipped"] = dict(sorted(new_manifest["skipped"].items()))
         new_manifest["gaps"] = sorted(c for e in new_files.values() for c in e.get("gaps", ()))
-        for rel, data in store.manifest_buckets(new_manifest, touched).items():
-            if data:
-                staged.append(_put(root, rel, data))
-            elif (root / rel).exists():
-                (root / rel).unlink()
-                staged.append(rel)
+        staged += _put_buckets(root, new_manifest, touched)
         staged.append(_put(root, store.MANIFEST, store.encode_manifest_head(new_manifest)))
         message = _message(report_files, entity, pruner.chunks, purge_history)
         commit = repo.commit(staged, message) if touched else None

@@ -824,12 +824,7 @@ class Update:
         if old is not None and _same(old, manifest) and not staged:
             return None
         touched = None if self.full else set(work) | set(gone) | set(restamped) | vector_paths
-        for rel, data in store.manifest_buckets(manifest, touched).items():
-            if data:
-                staged.append(_put(root, rel, data))
-            elif (root / rel).exists():
-                (root / rel).unlink()
-                staged.append(rel)
+        staged += _put_buckets(root, manifest, touched)
         crashpoint("buckets")
         staged.append(_put(root, store.MANIFEST, store.encode_manifest_head(manifest)))
         crashpoint("manifest")
@@ -908,6 +903,18 @@ def _put(root: Path, rel: str, data: bytes) -> str:
     with os.fdopen(fd, "wb") as fh:
         fh.write(data)
     return rel
+
+
+def _put_buckets(root: Path, manifest: dict, touched: set[str] | None) -> list[str]:
+    """Write the manifest buckets holding ``touched`` files (all if None); the paths to stage."""
+    staged = []
+    for rel, data in store.manifest_buckets(manifest, touched).items():
+        if data:
+            staged.append(_put(root, rel, data))
+        elif (root / rel).exists():
+            (root / rel).unlink()
+            staged.append(rel)
+    return staged
 
 
 def _indexable(vault: Path, rel: str) -> bool:
