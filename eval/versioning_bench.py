@@ -24,6 +24,7 @@ background commits (chunks, then vectors) are done.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import random
 import shutil
@@ -31,8 +32,10 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from hashlib import sha256
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -165,12 +168,12 @@ def _pcts(values: list[float]) -> dict[str, float]:
     }
 
 
-def growth(files: int, updates: int, embedder: str, seed: int = 1) -> dict:
+@contextlib.contextmanager
+def built_vault(files: int, embedder: str, seed: int) -> Iterator[tuple[Path, list[str], Any, float]]:
+    """A generated vault in a temporary folder, indexed once: (vault, its paths, report, seconds)."""
     from memsearch.api import index_vault
-    from memsearch.index import store
-    from memsearch.index.versioning import IndexRepo
 
-    work = Path(tempfile.mkdtemp(prefix="memsearch-growth-"))
+    work = Path(tempfile.mkdtemp(prefix="memsearch-versioning-"))
     try:
         vault = work / "vault"
         paths = generate(vault, files, seed)
@@ -178,6 +181,17 @@ def growth(files: int, updates: int, embedder: str, seed: int = 1) -> dict:
         first = index_vault(vault, embedder=embedder)
         build_s = time.perf_counter() - t
         assert first.gaps == 0, first.embedder_error
+        yield vault, paths, first, build_s
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def growth(files: int, updates: int, embedder: str, seed: int = 1) -> dict:
+    from memsearch.api import index_vault
+    from memsearch.index import store
+    from memsearch.index.versioning import IndexRepo
+
+    with built_vault(files, embedder, seed) as (vault, paths, first, build_s):
         repo = IndexRepo(vault / ".memsearch")
         repo.git("gc", "-q")
         start = repo.size_bytes()
@@ -212,21 +226,12 @@ def growth(files: int, updates: int, embedder: str, seed: int = 1) -> dict:
             "growth_ratio_after_gc": round(packed / added_bytes, 2),
             "update_ms": _pcts(seconds),
         }
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
 
 
 def latency(files: int, updates: int, embedder: str, seed: int = 1) -> dict:
     from memsearch.api import index_vault, open_index
 
-    work = Path(tempfile.mkdtemp(prefix="memsearch-latency-"))
-    try:
-        vault = work / "vault"
-        paths = generate(vault, files, seed)
-        t = time.perf_counter()
-        first = index_vault(vault, embedder=embedder)
-        build_s = time.perf_counter() - t
-        assert first.gaps == 0, first.embedder_error
+    with built_vault(files, embedder, seed) as (vault, paths, first, build_s):
         t = time.perf_counter()
         noop = index_vault(vault, embedder=embedder)
         assert noop.commit is None
@@ -249,8 +254,6 @@ def latency(files: int, updates: int, embedder: str, seed: int = 1) -> dict:
             assert hits and hits[0].path == rel, (word, rel, hits)
             assert engine.wait_for_embeddings(300), engine.last_error
             committed_ms.append((time.perf_counter() - t) * 1000.0)
-            hit = engine.search(word + " " + rel, k=5, strategies=["semantic"]).results
-            del hit
         engine.close()
         return {
             "files": files,
@@ -263,8 +266,6 @@ def latency(files: int, updates: int, embedder: str, seed: int = 1) -> dict:
             "keyword_searchable_ms": _pcts(visible_ms),
             "both_commits_and_vectors_ms": _pcts(committed_ms),
         }
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
 
 
 def main(argv: list[str] | None = None) -> int:
