@@ -230,10 +230,17 @@ def test_a_batch_commit_by_fast_import_equals_one_by_git_add(vault_copy, tmp_pat
     # The same vault indexed twice: every commit through `git add`, then through `git fast-import`.
     via_import = tmp_path / "imported"
     shutil.copytree(vault_copy, via_import, ignore=shutil.ignore_patterns(".memsearch*"))
+    imports = []
+    real_import = IndexRepo._commit_by_import
+    monkeypatch.setattr(
+        IndexRepo, "_commit_by_import", lambda repo, *a: imports.append(repo.path) or real_import(repo, *a)
+    )
     monkeypatch.setenv("MEMSEARCH_IMPORT_MIN_PATHS", "1000000")
     index_vault(vault_copy, embed=False)
+    assert imports == []
     monkeypatch.setenv("MEMSEARCH_IMPORT_MIN_PATHS", "1")
     index_vault(via_import, embed=False)
+    assert imports == [repo_of(via_import)]  # this build's commit went through fast-import
     added, imported = repo_of(vault_copy), repo_of(via_import)
 
     def tree(repo):  # every file but manifest.json, which names its vault and build time
