@@ -1,6 +1,7 @@
 """Chunking spread over processes gives exactly the index one process gives."""
 
 import json
+import os
 import shutil
 
 import pytest
@@ -48,8 +49,11 @@ FAILING = "journal/2025-08-08-note-7.md"
 
 def test_parallel_and_serial_chunking_build_the_same_index(tmp_path, monkeypatch, fixture_vault):
     real_chunk_file = indexer.chunk_file
+    chunked_in = tmp_path / "pids"  # each call notes its process: the workers are other processes
 
     def chunk_file(rel, text, settings):
+        with open(chunked_in, "a") as fh:
+            fh.write(f"{os.getpid()}\n")
         if rel == FAILING:
             raise RuntimeError("a chunker bug")
         return real_chunk_file(rel, text, settings)
@@ -61,6 +65,9 @@ def test_parallel_and_serial_chunking_build_the_same_index(tmp_path, monkeypatch
     parallel = _vault(tmp_path / "a", fixture_vault)
     report = index_vault(parallel, embed=False)
     assert calls == [2], "the run should have chunked over two processes"
+    pids = set(chunked_in.read_text().split())
+    assert pids and str(os.getpid()) not in pids  # worker processes did the chunking, not this one
+    chunked_in.unlink()
     assert report.files >= N_FILES
 
     monkeypatch.setattr(indexer, "_chunk_workers", lambda n: calls.append(1) or 1)
