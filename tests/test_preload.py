@@ -11,13 +11,16 @@ def test_preloaded_embedder_answers_like_a_lazily_loaded_one(indexed_vault):
     lazy = open_index(indexed_vault)
     early = open_index(indexed_vault, preload_embedder=True)
     assert early._preload is not None and early._preload.started
+    early._preload._thread.join()
+    loaded = early._preload._embedder
+    assert loaded is not None and loaded.loaded  # the thread built the model's session
     query = "which signing keys did we rotate"
     a, b = lazy.search(query, 5), early.search(query, 5)
     assert "semantic" in b.health.ran and not b.health.failed
     assert [(r.path, r.start_line, r.score) for r in a.results] == [
         (r.path, r.start_line, r.score) for r in b.results
     ]
-    assert early._preload is None and early._embedder is not None
+    assert early._preload is None and early._embedder is loaded  # the search used that one
 
 
 def test_a_preload_started_before_the_engine_is_taken_by_it(indexed_vault):
@@ -26,9 +29,11 @@ def test_a_preload_started_before_the_engine_is_taken_by_it(indexed_vault):
     preload = EmbedderPreload(home, indexed_vault)
     assert preload.spec == store.read_manifest_head(home)["embedder"]["spec"]
     engine = open_index(indexed_vault, preload_embedder=preload)
+    preload._thread.join()
+    loaded = preload._embedder
     response = engine.search("signing keys", 5)
     assert "semantic" in response.health.ran
-    assert engine._embedder is not None and engine._preload is None
+    assert loaded is not None and engine._embedder is loaded and engine._preload is None
 
 
 def test_preloaded_embedder_of_another_fingerprint_is_not_used(indexed_vault):
