@@ -131,23 +131,19 @@ class IndexReport:
         }
 
 
-def keyword_terms(chunks: list[Chunk], i: int, settings: Settings) -> dict[str, float]:
-    """Term weights for chunk i: its header and text, plus its neighbours at a lower weight."""
-    return _keyword_terms(chunks, i, settings, lambda j: Counter(tokenize(chunks[j].text)))
-
-
 def file_keyword_terms(chunks: list[Chunk], settings: Settings) -> list[dict[str, float]]:
-    """:func:`keyword_terms` of every chunk of one file, each chunk's text tokenized once."""
+    """Term weights of each chunk of one file: its header and text, plus its neighbours' text at
+    a lower weight (each chunk's text tokenized once)."""
     counts = [Counter(tokenize(chunk.text)) for chunk in chunks]
-    return [_keyword_terms(chunks, i, settings, counts.__getitem__) for i in range(len(chunks))]
+    return [_keyword_terms(chunks, i, settings, counts) for i in range(len(chunks))]
 
 
 def _keyword_terms(
-    chunks: list[Chunk], i: int, settings: Settings, text_counts: Callable[[int], Counter[str]]
+    chunks: list[Chunk], i: int, settings: Settings, text_counts: list[Counter[str]]
 ) -> dict[str, float]:
     weights: dict[str, float] = {}
     own = Counter(tokenize(chunks[i].header))
-    own.update(text_counts(i))  # the same counts, in the same order, as Counter(header + text)
+    own.update(text_counts[i])  # the same counts, in the same order, as Counter(header + text)
     for term, count in own.items():
         weights[term] = float(count)
     n = settings.context_neighbours
@@ -159,7 +155,7 @@ def _keyword_terms(
             share = (
                 settings.context_weight ** abs(j - i) if settings.context_decay else settings.context_weight
             )
-            for term, count in text_counts(j).items():
+            for term, count in text_counts[j].items():
                 weights[term] = weights.get(term, 0.0) + share * count
     return weights
 
