@@ -54,7 +54,7 @@ from memsearch.scan import (
     walk_markdown,
     walk_order,
 )
-from memsearch.tokenize import tokenize
+from memsearch.tokenize import term_counts
 
 #: progress(stage, done, total)
 Progress = Callable[[str, int, int], None]
@@ -134,7 +134,7 @@ class IndexReport:
 def file_keyword_terms(chunks: list[Chunk], settings: Settings) -> list[dict[str, float]]:
     """Term weights of each chunk of one file: its header and text, plus its neighbours' text at
     a lower weight (each chunk's text tokenized once)."""
-    counts = [Counter(tokenize(chunk.text)) for chunk in chunks]
+    counts = [term_counts(chunk.text) for chunk in chunks]
     return [_keyword_terms(chunks, i, settings, counts) for i in range(len(chunks))]
 
 
@@ -142,7 +142,7 @@ def _keyword_terms(
     chunks: list[Chunk], i: int, settings: Settings, text_counts: list[Counter[str]]
 ) -> dict[str, float]:
     weights: dict[str, float] = {}
-    own = Counter(tokenize(chunks[i].header))
+    own = term_counts(chunks[i].header)
     own.update(text_counts[i])  # the same counts, in the same order, as Counter(header + text)
     for term, count in own.items():
         weights[term] = float(count)

@@ -1,9 +1,9 @@
 """YAML frontmatter: found by line, loaded safely, never fatal.
 
 A file has frontmatter when its first line is ``---`` and a later line is ``---`` (or ``...``).
-What lies between is loaded with ``yaml.safe_load``; anything that is not a clean mapping
-(bad YAML, tags that would construct objects, a list, an unterminated block) leaves the whole
-file as plain text and says why in a warning.
+What lies between is loaded by PyYAML's safe loader (on libyaml's parser when PyYAML has it);
+anything that is not a clean mapping (bad YAML, tags that would construct objects, a list, an
+unterminated block) leaves the whole file as plain text and says why in a warning.
 """
 
 from __future__ import annotations
@@ -17,6 +17,9 @@ import yaml
 
 _OPEN_RE = re.compile(r"^\ufeff?---[ \t]*$")
 _CLOSE_RE = re.compile(r"^(?:---|\.\.\.)[ \t]*$")
+#: libyaml's parser under the safe constructor where PyYAML was built with it: ``safe_load``'s
+#: results, ~10x faster (it was a sixth of chunking).
+_SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 @dataclass(frozen=True)
@@ -37,7 +40,7 @@ def split_frontmatter(lines: list[str]) -> Frontmatter:
         )
     block = "\n".join(lines[1:close])
     try:
-        loaded = yaml.safe_load(block) if block.strip() else {}
+        loaded = yaml.load(block, Loader=_SAFE_LOADER) if block.strip() else {}
     except yaml.YAMLError as exc:
         reason = " ".join(str(exc).split())[:160]
         return Frontmatter(warnings=(f"malformed frontmatter: invalid YAML ({reason}) (read as plain text)",))
