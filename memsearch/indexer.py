@@ -41,6 +41,7 @@ import numpy as np
 from memsearch.chunkers import chunk_file
 from memsearch.config import Settings
 from memsearch.index import store
+from memsearch.index.keyword import PackedTerms, pack_terms
 from memsearch.index.vectors import VectorIndex
 from memsearch.index.versioning import IndexRepo, crashpoint
 from memsearch.lock import DEFAULT_LOCK_TIMEOUT, index_lock
@@ -131,11 +132,11 @@ class IndexReport:
         }
 
 
-def file_keyword_terms(chunks: list[Chunk], settings: Settings) -> list[dict[str, float]]:
+def file_keyword_terms(chunks: list[Chunk], settings: Settings) -> list[PackedTerms]:
     """Term weights of each chunk of one file: its header and text, plus its neighbours' text at
-    a lower weight (each chunk's text tokenized once)."""
+    a lower weight (each chunk's text tokenized once); packed as the keyword index keeps them."""
     counts = [term_counts(chunk.text) for chunk in chunks]
-    return [_keyword_terms(chunks, i, settings, counts) for i in range(len(chunks))]
+    return [pack_terms(_keyword_terms(chunks, i, settings, counts)) for i in range(len(chunks))]
 
 
 def _keyword_terms(
@@ -347,7 +348,7 @@ class _FileWork:
     chunks: list[Chunk]
     stamp: list[str] | None  # [source, iso] of the fallback timestamp its chunks took, if any
     ids: list[int] = field(default_factory=list)
-    terms: list[dict[str, float]] | None = None  # each chunk's keyword terms, if made with the chunks
+    terms: list[PackedTerms] | None = None  # each chunk's keyword terms, if made with the chunks
 
 
 class Update:
@@ -562,6 +563,7 @@ class Update:
             else:
                 entry.pop("aliases", None)
         aliases_changed = store.alias_map(held) != store.alias_map(new_files)
+        rebuild_graph = aliases_changed or self.full  # then the graph is made once, at the end
         with self.guard:
             if not self.full:
                 # What the live index holds for each touched file goes (a preview, else the
@@ -577,11 +579,13 @@ class Update:
                 if path in reuse:
                     continue
                 item = work[path]
-                store.add_file_chunks(self.data, item.ids, item.chunks, self.settings, item.terms)
+                store.add_file_chunks(
+                    self.data, item.ids, item.chunks, self.settings, item.terms, graph=not rebuild_graph
+                )
                 item.terms = None  # in the keyword index now (at 100k chunks they held ~0.5 GB)
             for path, chunks in restamp_work.items():
                 store.restamp_chunks(self.data, new_files[path]["chunks"], chunks)
-            if aliases_changed or self.full:
+            if rebuild_graph:
                 store.rebuild_graph(self.data, new_files)
         timings["keyword_graph_time"] = time.perf_counter() - t
 
@@ -937,7 +941,7 @@ PARALLEL_MIN_FILES = 200
 WORKERS_ENV = "MEMSEARCH_WORKERS"
 
 
-def _chunk_or_reason(vf: VaultFile, settings: Settings) -> tuple[ParsedFile, list[dict[str, float]]] | str:
+def _chunk_or_reason(vf: VaultFile, settings: Settings) -> tuple[ParsedFile, list[PackedTerms]] | str:
     """A file's chunks and each chunk's keyword terms (tokenizing is half the work: it goes where
     the chunking goes), or why the file could not be chunked."""
     try:
@@ -968,7 +972,7 @@ def _chunk_workers(n_files: int) -> int:
 
 def _chunk_files(
     files: list[VaultFile], settings: Settings
-) -> Iterator[tuple[ParsedFile, list[dict[str, float]]] | str]:
+) -> Iterator[tuple[ParsedFile, list[PackedTerms]] | str]:
     """Each file's chunks (or why it could not be chunked), in order; over forked processes when
     there are enough files to pay for them (chunking is pure CPU, and files are independent)."""
     workers = _chunk_workers(len(files))

@@ -38,6 +38,16 @@ def lucene_idf(n_docs: int, df: int) -> float:
     return math.log(1.0 + (n_docs - df + 0.5) / (df + 0.5))
 
 
+#: One chunk's terms as the index keeps them: (terms, their weights as float32, the chunk's length).
+PackedTerms = tuple[tuple[str, ...], array, float]
+
+
+def pack_terms(term_weights: Mapping[str, float]) -> PackedTerms:
+    """A term -> weight map as :meth:`KeywordIndex.add_packed` takes it: a third of the bytes of the
+    map when pickled, and half the time to pickle and unpickle (chunking processes send these)."""
+    return tuple(term_weights), array("f", term_weights.values()), float(sum(term_weights.values()))
+
+
 _EMPTY_IDS = np.zeros(0, dtype=np.int64)
 _EMPTY_TFS = np.zeros(0, dtype=np.float32)
 
@@ -80,17 +90,21 @@ class KeywordIndex:
     # -- updates ---------------------------------------------------------------------------
     def add(self, chunk_id: int, term_weights: Mapping[str, float]) -> None:
         """Index one chunk from its term -> (weighted) frequency map; replaces an earlier version."""
+        self.add_packed(chunk_id, pack_terms(term_weights))
+
+    def add_packed(self, chunk_id: int, packed: PackedTerms) -> None:
+        """:meth:`add` from :func:`pack_terms` (what a chunking process sends back)."""
+        terms, tfs, length = packed
         if chunk_id in self._doc_terms or self._in_block(chunk_id):
             self.remove(chunk_id)
         if chunk_id >= len(self._doc_len):
             grown = np.zeros(max(chunk_id + 1, 2 * len(self._doc_len), 64), dtype=np.float32)
             grown[: len(self._doc_len)] = self._doc_len
             self._doc_len = grown
-        length = float(sum(term_weights.values()))
         self._doc_len[chunk_id] = length
         self._total_len += length
-        self._doc_terms[chunk_id] = tuple(term_weights)
-        self._pending[chunk_id] = array("f", term_weights.values())
+        self._doc_terms[chunk_id] = terms
+        self._pending[chunk_id] = tfs
 
     def _flush(self) -> None:
         """Pending rows into the per-term additions, oldest first (a query is about to read them)."""

@@ -44,7 +44,7 @@ from memsearch import paths
 from memsearch.errors import IndexCorruptError, IndexMissingError
 from memsearch.index.graph import EntityGraph
 from memsearch.index.graph import normalize as normalize_entity_key
-from memsearch.index.keyword import KeywordIndex
+from memsearch.index.keyword import KeywordIndex, PackedTerms
 from memsearch.index.temporal import TimeIndex
 from memsearch.index.vectors import VectorIndex
 from memsearch.index.versioning import REPO_SUBDIR, IndexRepo, crashpoint
@@ -283,18 +283,22 @@ def add_file_chunks(
     ids: list[int],
     chunks: list[Chunk],
     shape: Any,
-    terms: list[dict[str, float]] | None = None,
+    terms: list[PackedTerms] | None = None,
+    *,
+    graph: bool = True,
 ) -> None:
     """Index one file's chunks under ``ids`` (keyword with its neighbours' context, graph, time);
-    ``terms``: their keyword terms if already made (by the process that chunked the file)."""
+    ``terms``: their keyword terms if already made (by the process that chunked the file);
+    ``graph=False``: not in the graph (a caller about to rebuild it from every chunk)."""
     if terms is None:
         from memsearch.indexer import file_keyword_terms
 
         terms = file_keyword_terms(chunks, shape)
     for cid, chunk, chunk_terms in zip(ids, chunks, terms, strict=True):
         data.chunks[cid] = chunk
-        data.keyword.add(cid, chunk_terms)
-        data.graph.add(cid, chunk.entities)
+        data.keyword.add_packed(cid, chunk_terms)
+        if graph:
+            data.graph.add(cid, chunk.entities)
         data.time.set(cid, chunk.timestamp, timeless=chunk.fact_type == "world")
 
 
