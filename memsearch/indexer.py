@@ -28,7 +28,6 @@ import shutil
 import sys
 import threading
 import time
-from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -136,20 +135,28 @@ def file_keyword_terms(chunks: list[Chunk], settings: Settings) -> list[PackedTe
     """Term weights of each chunk of one file: its header and text, plus its neighbours' text at
     a lower weight (each chunk's text tokenized once); packed as the keyword index keeps them."""
     counts = [term_counts(chunk.text) for chunk in chunks]
-    return [pack_terms(_keyword_terms(chunks, i, settings, counts)) for i in range(len(chunks))]
+    headers: dict[str, dict[str, int]] = {}  # the chunks of a section share their header
+    out = []
+    for i, chunk in enumerate(chunks):
+        header = headers.get(chunk.header)
+        if header is None:
+            header = headers[chunk.header] = term_counts(chunk.header)
+        out.append(pack_terms(_keyword_terms(header, i, settings, counts)))
+    return out
 
 
 def _keyword_terms(
-    chunks: list[Chunk], i: int, settings: Settings, text_counts: list[Counter[str]]
+    header: dict[str, int], i: int, settings: Settings, text_counts: list[dict[str, int]]
 ) -> dict[str, float]:
-    weights: dict[str, float] = {}
-    own = term_counts(chunks[i].header)
-    own.update(text_counts[i])  # the same counts, in the same order, as Counter(header + text)
-    for term, count in own.items():
-        weights[term] = float(count)
+    # Header terms, then the text's (the order of Counter(header + text)); whole counts until a
+    # neighbour's share is added, which makes the same floats as starting from float counts.
+    weights: dict[str, float] = dict(header)
+    get = weights.get
+    for term, count in text_counts[i].items():
+        weights[term] = get(term, 0) + count
     n = settings.context_neighbours
     if n > 0 and settings.context_weight > 0:
-        for j in range(max(0, i - n), min(len(chunks), i + n + 1)):
+        for j in range(max(0, i - n), min(len(text_counts), i + n + 1)):
             if j == i:
                 continue
             # Each step away halves again: the next turn says more about this one than the third.
@@ -157,7 +164,7 @@ def _keyword_terms(
                 settings.context_weight ** abs(j - i) if settings.context_decay else settings.context_weight
             )
             for term, count in text_counts[j].items():
-                weights[term] = weights.get(term, 0.0) + share * count
+                weights[term] = get(term, 0.0) + share * count
     return weights
 
 
