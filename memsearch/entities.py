@@ -21,6 +21,7 @@ import re
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 from urllib.parse import unquote
 
@@ -140,6 +141,7 @@ COMMON_WORDS: frozenset[str] = _words(
 _SUFFIX_RE = re.compile(r"(?:ing|ly|tion|tions|sion|sions|ment|ments|ness|ship|ism|isms)$")
 _CONNECTORS = frozenset({"of", "de", "da", "di", "del", "der", "van", "von", "la", "le", "du", "bin", "al"})
 _SECOND_CONNECTORS = frozenset({"the", "der", "den", "la", "los", "las"})  # "Lord of the Rings"
+_ANY_CONNECTOR = _CONNECTORS | _SECOND_CONNECTORS
 _CONTRACTION_RE = re.compile(r"['’](?:t|m|re|ve|ll|d)$", re.IGNORECASE)
 
 # --------------------------------------------------------------------------------------- patterns
@@ -171,9 +173,15 @@ _BREAK = " \u00a6 "  # put where something was removed: ends a run of capitalise
 
 def normalize_entity(name: str) -> str:
     """The graph's node key for an entity: casefolded, no ``#``, ``-``/``_`` as spaces, single spaces."""
-    text = unicodedata.normalize("NFKC", str(name)).casefold().strip()
+    return _normalized(name if isinstance(name, str) else str(name))
+
+
+@lru_cache(maxsize=100_000)  # a vault names the same few entities again and again
+def _normalized(name: str) -> str:
+    text = unicodedata.normalize("NFKC", name).casefold().strip()
     text = text.lstrip("#")
-    text = re.sub(r"[-_]+", " ", text)
+    if "-" in text or "_" in text:
+        text = re.sub(r"[-_]+", " ", text)
     return " ".join(text.split())
 
 
@@ -276,7 +284,13 @@ class Vocabulary:
 def vocabulary(text: str) -> Vocabulary:
     """The capitalisation evidence of a text (code, links and headings skipped)."""
     kept = [line for line in unfenced_lines(text) if line.strip() and not _HEADING_LINE_RE.match(line)]
-    prose = _URL_RE.sub(_BREAK, _CODE_SPAN_RE.sub(_BREAK, "\n".join(kept)))
+    prose = "\n".join(kept)
+    # Each pattern only where its literal can be (the URL pattern tries a scheme at every letter:
+    # unguarded, it was a quarter of this function on prose without a single link).
+    if "`" in prose:
+        prose = _CODE_SPAN_RE.sub(_BREAK, prose)
+    if "://" in prose or "www." in prose or "mailto:" in prose:
+        prose = _URL_RE.sub(_BREAK, prose)
     # Distinct words first (a C set): a file repeats its words, and each costs a casefold.
     lower = {w.casefold() for w in set(_WORD_RE.findall(prose)) if w[0].islower()}
     names = {_clean_token(w).casefold() for w in set(_MID_SENTENCE_WORD_RE.findall(prose)) if w[0].isupper()}
@@ -456,28 +470,6 @@ def _run_names(run: list[str], initial: bool, vocab: Vocabulary, *, everywhere: 
     out: list[str] = []
     piece: list[str] = []
     first_piece = True
-
-    def close() -> None:
-        nonlocal piece, first_piece
-        words = piece
-        while words and words[-1].casefold() in _CONNECTORS | _SECOND_CONNECTORS:
-            words = words[:-1]
-        if (first_piece and initial) or everywhere:
-            if len(words) == 1:
-                if not _opening_word_is_name(words[0], vocab, heading=everywhere):
-                    words = []
-            else:  # "Met Ed Kowalski" -> "Ed Kowalski"; "New York" stays
-                while len(words) > 1 and _is_common(words[0]):
-                    words = words[1:]
-                if len(words) == 1 and not _opening_word_is_name(words[0], vocab, heading=everywhere):
-                    words = []
-        while words and words[0].casefold() in _CONNECTORS:
-            words = words[1:]
-        name = " ".join(words)
-        if len(name) > 1:
-            out.append(name)
-        piece, first_piece = [], everywhere
-
     for word in run:
         low = word.casefold()
         if piece and (
@@ -487,13 +479,34 @@ def _run_names(run: list[str], initial: bool, vocab: Vocabulary, *, everywhere: 
             continue
         if _is_stopword(word):
             if piece:
-                close()
+                _close_piece(piece, (first_piece and initial) or everywhere, vocab, everywhere, out)
+                piece = []
             first_piece = everywhere  # after "The" or "When", a capital is the name's own
             continue
         piece.append(word)
     if piece:
-        close()
+        _close_piece(piece, (first_piece and initial) or everywhere, vocab, everywhere, out)
     return out
+
+
+def _close_piece(words: list[str], opening: bool, vocab: Vocabulary, heading: bool, out: list[str]) -> None:
+    """The name a piece of a run holds, if any, onto ``out``; ``opening``: judged as opening a sentence."""
+    while words and words[-1].casefold() in _ANY_CONNECTOR:
+        words = words[:-1]
+    if opening:
+        if len(words) == 1:
+            if not _opening_word_is_name(words[0], vocab, heading=heading):
+                words = []
+        else:  # "Met Ed Kowalski" -> "Ed Kowalski"; "New York" stays
+            while len(words) > 1 and _is_common(words[0]):
+                words = words[1:]
+            if len(words) == 1 and not _opening_word_is_name(words[0], vocab, heading=heading):
+                words = []
+    while words and words[0].casefold() in _CONNECTORS:
+        words = words[1:]
+    name = " ".join(words)
+    if len(name) > 1:
+        out.append(name)
 
 
 def _opening_word_is_name(word: str, vocab: Vocabulary, *, heading: bool) -> bool:
@@ -515,7 +528,11 @@ def _opening_word_is_name(word: str, vocab: Vocabulary, *, heading: bool) -> boo
 
 def _is_stopword(word: str) -> bool:
     low = word.casefold()
-    return low in STOPWORDS or bool(_CONTRACTION_RE.search(low)) or len(word) == 1
+    return (
+        low in STOPWORDS
+        or len(word) == 1
+        or (("'" in low or "’" in low) and _CONTRACTION_RE.search(low) is not None)
+    )
 
 
 def _is_common(word: str) -> bool:
