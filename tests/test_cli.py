@@ -123,7 +123,9 @@ def test_installed_command_runs_as_a_process(indexed_vault):
 
 def test_search_in_its_own_process_prints_all_and_exits_cleanly(indexed_vault):
     """The console script ends a search with os._exit (no teardown): every line must be out first."""
+    # One reference time for both: recency moves scores between two calls a few ms apart.
     args = ["search", "signing keys", "--vault", str(indexed_vault), "--no-server", "--format", "json"]
+    args += ["--now", "2026-12-01T00:00:00+00:00"]
     in_process = CliRunner().invoke(main, args)
     done = subprocess.run([sys.executable, "-m", "memsearch.cli", *args], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
