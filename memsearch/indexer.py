@@ -46,10 +46,12 @@ from memsearch.index.versioning import IndexRepo, crashpoint
 from memsearch.lock import DEFAULT_LOCK_TIMEOUT, index_lock
 from memsearch.models import Chunk, ParsedFile
 from memsearch.scan import (
+    PREFETCH_WINDOW,
     Skipped,
     VaultFile,
     check_vault,
     git_commit_times,
+    prefetch,
     read_file,
     walk_markdown,
     walk_order,
@@ -446,7 +448,11 @@ class Update:
         from memsearch.forget import FORGOTTEN_REASON, load_forget_list
 
         self.forget = load_forget_list(self.home)
+        window = PREFETCH_WINDOW
         for n, (full, rel) in enumerate(found, 1):
+            if n % window == 1:  # the next window's reads start while this one is read
+                start = 0 if n == 1 else n - 1 + window
+                prefetch([f for f, _ in found[start : n - 1 + 2 * window]])
             if self.forget.paths and self.forget.has_path(rel):
                 skipped[rel] = FORGOTTEN_REASON  # `memsearch forget`: never indexed again
                 continue

@@ -6,6 +6,7 @@ import hashlib
 import os
 import stat
 import subprocess
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -61,6 +62,33 @@ def walk_markdown(vault: Path) -> list[tuple[str, str]]:
     return found
 
 
+#: Files announced to the kernel ahead of the reader. A cold scan of 9,317 files (eval/bench.py's
+#: 100k vault, page cache dropped) read them one by one in 5.6 s, announced in 0.4 s: the disk then
+#: serves many reads at once. A window, not the whole vault, so a vault larger than memory is not
+#: read into the cache only to be evicted before its turn.
+PREFETCH_WINDOW = 1024
+
+
+def prefetch(paths: Sequence[str]) -> None:
+    """Ask the kernel to start reading these files now (``posix_fadvise`` WILLNEED, where it
+    exists); nothing is read here and nothing fails: a file that cannot be opened is skipped."""
+    advise = getattr(os, "posix_fadvise", None)
+    if advise is None:
+        return
+    for path in paths:
+        try:
+            # Non-blocking: opening a FIFO that happens to be named *.md must not wait for a writer.
+            fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
+        except OSError:
+            continue
+        try:
+            advise(fd, 0, 0, os.POSIX_FADV_WILLNEED)
+        except OSError:
+            pass
+        finally:
+            os.close(fd)
+
+
 def read_file(vault: Path, path: Path | str, rel: str | None = None) -> VaultFile | Skipped:
     """One vault file, read and hashed, or why it is skipped; ``rel``: its vault-relative path."""
     full = os.fspath(path)
@@ -72,6 +100,8 @@ def read_file(vault: Path, path: Path | str, rel: str | None = None) -> VaultFil
             if not Path(full).resolve().is_relative_to(vault):
                 return Skipped(rel, "symlink points outside the vault; not followed")
             info = os.stat(full)
+        if not stat.S_ISREG(info.st_mode):  # reading a FIFO would wait for a writer forever
+            return Skipped(rel, "not a regular file (a FIFO, socket or device); not indexed")
         if info.st_size > MAX_FILE_BYTES:
             return Skipped(
                 rel,
