@@ -6,7 +6,7 @@ They are frozen dataclasses: a stage never mutates what another produced.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from datetime import datetime
 from functools import cached_property
 from typing import Any, Literal
@@ -63,6 +63,20 @@ class Chunk:
     def content_hash(self) -> str:
         """Hash of what gets embedded, so unchanged text is never embedded twice."""
         return hashlib.sha256(f"{self.header}\n{self.text}".encode()).hexdigest()
+
+
+CHUNK_FIELDS = frozenset(f.name for f in fields(Chunk))
+
+
+def chunk_from_fields(values: dict[str, Any]) -> Chunk:
+    """``Chunk(**values)`` for a dict holding every field, typed already (read back from the index):
+    without the frozen ``__init__``'s ``object.__setattr__`` per field, most of the time it took to
+    load 100k chunks from a snapshot (7 us a chunk, against ~1 here)."""
+    if values.keys() != CHUNK_FIELDS:
+        return Chunk(**values)
+    chunk = object.__new__(Chunk)
+    chunk.__dict__.update(values)
+    return chunk
 
 
 @dataclass(frozen=True)

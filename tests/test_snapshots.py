@@ -42,8 +42,20 @@ def test_many_changed_files_write_a_snapshot(vault_copy, monkeypatch):
     assert two.commit not in _snapshots(vault_copy)
     for i in range(4):
         _write(vault_copy, f"notes/b{i}.md", f"# Later {i}\n\nThought {i}.\n")
-    four = index_vault(vault_copy, embed=False)  # 4 files since the snapshot its load wrote: over 3
-    assert {two.commit, four.commit} <= _snapshots(vault_copy)
+    four = index_vault(vault_copy, embed=False)  # 2 + 4 files since the last snapshot: over 3
+    saved = _snapshots(vault_copy)
+    # The run that loaded `two` to change it saved no snapshot of it: it committed again at once.
+    assert four.commit in saved and two.commit not in saved
+
+
+def test_a_run_that_changes_nothing_snapshots_the_commit_it_loaded(vault_copy):
+    """So the next unchanged run need not load the index at all."""
+    index_vault(vault_copy, embed=False)
+    _write(vault_copy, "notes/one.md", "# One\n\nA thought.\n")
+    one = index_vault(vault_copy, embed=False)
+    assert one.commit not in _snapshots(vault_copy)
+    again = index_vault(vault_copy, embed=False)
+    assert again.commit is None and one.commit in _snapshots(vault_copy)
 
 
 def test_a_delta_load_equals_a_load_of_a_snapshot(vault_copy):
@@ -75,3 +87,37 @@ def test_a_watcher_keeping_its_index_writes_no_snapshot_per_small_commit(vault_c
         assert keep[0] is not None and keep[0].unsaved_files == n + 1
     hits = open_index(vault_copy).search("zebracorn", 5, strategies=["keyword"]).results
     assert {h.path for h in hits} == {f"journal/2025-03-2{n}.md" for n in range(3)}
+
+
+def test_a_chunk_read_back_is_the_chunk_written():
+    """chunk_from_json builds chunks without the frozen __init__: they must still be whole, equal
+    and frozen (and an old shard without a header still gets the default)."""
+    import dataclasses
+    import json
+    from datetime import UTC, datetime
+
+    import pytest
+
+    from memsearch.models import Chunk
+
+    chunk = Chunk(
+        path="journal/2025-03-20.md",
+        start_line=3,
+        end_line=9,
+        heading="Morning",
+        territory="journal",
+        fact_type="experience",
+        timestamp=datetime(2025, 3, 20, 9, 14, tzinfo=UTC),
+        timestamp_source="line",
+        entities=("Ada Lovelace", "redflag"),
+        text="Met Ada Lovelace about sign_ed25519().",
+        header="2025-03-20 > Morning",
+    )
+    cid, back = store.chunk_from_json(store.chunk_to_json(7, chunk))
+    assert cid == 7 and back == chunk and hash(back) == hash(chunk)
+    assert back.content_hash == chunk.content_hash
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        back.text = "changed"  # type: ignore[misc]
+    old = json.loads(store.chunk_to_json(7, chunk))
+    del old["header"]
+    assert store.chunk_from_json(json.dumps(old))[1].header == ""

@@ -48,7 +48,7 @@ from memsearch.index.keyword import KeywordIndex, PackedTerms
 from memsearch.index.temporal import TimeIndex
 from memsearch.index.vectors import VectorIndex
 from memsearch.index.versioning import REPO_SUBDIR, IndexRepo, crashpoint
-from memsearch.models import Chunk
+from memsearch.models import Chunk, chunk_from_fields
 
 #: Format of the committed files (manifest, shards, vectors). 1 was the single-folder layout.
 FORMAT_VERSION = 3
@@ -214,7 +214,7 @@ def chunk_from_json(line: str | bytes) -> tuple[int, Chunk]:
     data.pop("embed_sha256", None)
     data["timestamp"] = datetime.fromisoformat(data["timestamp"]) if data["timestamp"] else None
     data["entities"] = tuple(data["entities"])
-    return chunk_id, Chunk(**data)
+    return chunk_id, chunk_from_fields(data)
 
 
 def encode_shard(entries: Iterable[tuple[int, Chunk, str]]) -> bytes:
