@@ -44,7 +44,7 @@ from memsearch.index.keyword import PackedTerms, pack_terms
 from memsearch.index.vectors import VectorIndex
 from memsearch.index.versioning import IndexRepo, crashpoint
 from memsearch.lock import DEFAULT_LOCK_TIMEOUT, index_lock
-from memsearch.models import Chunk, ParsedFile
+from memsearch.models import Chunk, ParsedFile, chunk_replace
 from memsearch.scan import (
     PREFETCH_WINDOW,
     Skipped,
@@ -1016,7 +1016,9 @@ def _stamped(
     if all(c.timestamp for c in pf.chunks):
         return list(pf.chunks), None
     stamp, when = _fallback(vf, commit_times)
-    chunks = [c if c.timestamp else replace(c, timestamp=when, timestamp_source=stamp[0]) for c in pf.chunks]
+    chunks = [
+        c if c.timestamp else chunk_replace(c, timestamp=when, timestamp_source=stamp[0]) for c in pf.chunks
+    ]
     return chunks, stamp
 
 

@@ -79,6 +79,13 @@ def chunk_from_fields(values: dict[str, Any]) -> Chunk:
     return chunk
 
 
+def chunk_replace(chunk: Chunk, **changes: Any) -> Chunk:
+    """``dataclasses.replace`` for a chunk, through :func:`chunk_from_fields`."""
+    values = {name: getattr(chunk, name) for name in CHUNK_FIELDS}
+    values.update(changes)
+    return chunk_from_fields(values)
+
+
 @dataclass(frozen=True)
 class ParsedFile:
     """What a chunker learned about one file."""

@@ -30,7 +30,7 @@ from memsearch.chunkers.frontmatter import split_frontmatter
 from memsearch.chunkers.splitting import split_range
 from memsearch.config import Settings
 from memsearch.errors import ChunkingError
-from memsearch.models import FACT_TYPES, Chunk, ParsedFile
+from memsearch.models import FACT_TYPES, ParsedFile, chunk_from_fields
 
 __all__ = ["STRATEGIES", "chunk_file"]
 
@@ -97,18 +97,20 @@ def _chunk_file(rel_path: str, text: str, settings: Settings) -> ParsedFile:
             piece.timestamp, piece.source, piece.date_text = file_date
         body = "\n".join(lines[piece.start : piece.end + 1])
         chunks.append(
-            Chunk(
-                path=rel_path,
-                start_line=piece.start + 1,
-                end_line=piece.end + 1,
-                heading=_heading(doc, piece, strategy, title),
-                territory=territory.label,
-                fact_type=fact_type,
-                timestamp=piece.timestamp,
-                timestamp_source=piece.source if piece.timestamp is not None else "none",
-                entities=tuple(ent.unique_entities([*ent.extract_entities(body, vocab), *fm_entities])),
-                text=body,
-                header=_header(doc, piece, body, title, title_line, strategy in _DATED_ENTRIES),
+            chunk_from_fields(
+                dict(
+                    path=rel_path,
+                    start_line=piece.start + 1,
+                    end_line=piece.end + 1,
+                    heading=_heading(doc, piece, strategy, title),
+                    territory=territory.label,
+                    fact_type=fact_type,
+                    timestamp=piece.timestamp,
+                    timestamp_source=piece.source if piece.timestamp is not None else "none",
+                    entities=tuple(ent.unique_entities([*ent.extract_entities(body, vocab), *fm_entities])),
+                    text=body,
+                    header=_header(doc, piece, body, title, title_line, strategy in _DATED_ENTRIES),
+                )
             )
         )
     return ParsedFile(
