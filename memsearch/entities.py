@@ -382,9 +382,9 @@ def _link_target(href: str) -> str:
     return ""
 
 
-def _words_from(line: str) -> tuple[int, list[str]]:
-    """Where the words of a line start, and the line from there split into ``[gap, word, gap,
-    word, ..., gap]`` (one C call: a generator of matches was a third of entity extraction).
+def _words_from(line: str) -> list[str]:
+    """The words of a line, split as ``[gap, word, gap, word, ..., gap]`` (one C call: a generator
+    of matches was a third of entity extraction).
 
     Line decoration (heading marks, bullets, quote marks, task boxes) and a leading date
     ("- 2025-03-03 09:14 Opened ...") are skipped: the word after them opens a sentence.
@@ -396,7 +396,7 @@ def _words_from(line: str) -> tuple[int, list[str]]:
         stamp = dates.find_leading_datetime(line)
         if stamp is not None and line[pos : stamp[1]].strip():
             pos = stamp[1]
-    return pos, _TOKEN_SPLIT_RE.split(line[pos:] if pos else line)
+    return _TOKEN_SPLIT_RE.split(line[pos:] if pos else line)
 
 
 def _capitalised_names(line: str, vocab: Vocabulary, *, heading: bool = False) -> list[str]:
@@ -405,13 +405,14 @@ def _capitalised_names(line: str, vocab: Vocabulary, *, heading: bool = False) -
     run: list[str] = []
     run_initial = False
     connector: list[str] = []  # "of", "de", "of the", "van der" between two capitalised words
-    _, parts = _words_from(line)
-    # The loop of :func:`_tokens`, inlined: most words are lower case outside any run and cost
-    # one comparison of their gap and one of their first letter.
+    parts = _words_from(line)
+    # Most words are lower case outside any run: they cost one look at their gap and one at their
+    # first letter. A gap with punctuation ends a run; one that ends a sentence makes the next
+    # word an opening one, as does being the first word.
     for i in range(1, len(parts), 2):
         token = parts[i]
         gap = parts[i - 1]
-        if gap != " " and gap.strip():  # punctuation between words ends a run
+        if gap != " " and gap.strip():
             initial = _SENTENCE_END_RE.search(gap) is not None
             if run:
                 names.extend(_run_names(run, run_initial, vocab, everywhere=heading))
