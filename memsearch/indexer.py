@@ -29,7 +29,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
@@ -231,22 +231,18 @@ def index_vault(
             report = run.apply(only, **how)
         if keep is not None:
             keep[:] = [run.data if run.loaded and run.data.commit == base.repo.head() else None]
-        if report.commit is None and live is None and run.loaded and base.data is not None:
-            _snapshot_unchanged(index_home, run.data)
+        loaded_commit = base.data.commit if base.data is not None else None
+        if report.commit is None and live is None and run.loaded and loaded_commit:
+            # The commit it loaded, left as it was: with its snapshot saved, the next run that finds
+            # nothing changed need not load the index at all (save_snapshot keeps one that exists).
+            with contextlib.suppress(OSError):
+                store.save_snapshot(index_home, run.data)
         # signals: new memories that match a standing interest (after_index never raises); a run
         # that changed nothing hands over a loader, called only if earlier matches wait for a retry
         from memsearch.signals import after_index
 
         after_index(vault, index_home, settings, run.data.chunks if run.loaded else lambda: run.data.chunks)
     return report
-
-
-def _snapshot_unchanged(home: Path, data: store.IndexData) -> None:
-    """Save the snapshot of a commit a run loaded and left as it was: the next run that finds
-    nothing changed then need not load the index at all (it does so only over a snapshot)."""
-    if data.commit and not (store.snapshots_dir(home) / data.commit / "meta.json").exists():
-        with contextlib.suppress(OSError):
-            store.save_snapshot(home, data)
 
 
 def _scan_paths(vault: Path, paths: Iterable[str | Path]) -> list[str]:
@@ -322,7 +318,7 @@ def open_for_write(home: Path, live: store.IndexData | None = None, *, defer_loa
             return Base(repo, None, None, notes)
         notes.append(f"the last commit's manifest cannot be read ({exc}); rebuilt from the vault")
         return Base(repo, None, None, notes)
-    if defer_load and (store.snapshots_dir(home) / head / "meta.json").exists():
+    if defer_load and store.has_snapshot(home, head):
         # Deferred only over a snapshot: without one, loading is what checks (and repairs) the commit.
         return Base(repo, manifest, None, notes, loader=lambda: store.load_commit(home, head))
     try:
@@ -573,7 +569,7 @@ class Update:
             stamp = _fallback(files[path], commit_times)
             ids = new_files[path]["chunks"]
             restamp_work[path] = [
-                replace(self.data.chunks[cid], timestamp=stamp[1], timestamp_source=stamp[0][0])
+                chunk_replace(self.data.chunks[cid], timestamp=stamp[1], timestamp_source=stamp[0][0])
                 if self.data.chunks[cid].timestamp_source in ("git", "mtime")
                 else self.data.chunks[cid]
                 for cid in ids

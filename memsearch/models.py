@@ -69,9 +69,9 @@ CHUNK_FIELDS = frozenset(f.name for f in fields(Chunk))
 
 
 def chunk_from_fields(values: dict[str, Any]) -> Chunk:
-    """``Chunk(**values)`` for a dict holding every field, typed already (read back from the index):
-    without the frozen ``__init__``'s ``object.__setattr__`` per field, most of the time it took to
-    load 100k chunks from a snapshot (7 us a chunk, against ~1 here)."""
+    """``Chunk(**values)`` for a dict holding every field, typed already (the chunker's, or one read
+    back from the index): without the frozen ``__init__``'s ``object.__setattr__`` per field, which
+    was most of the time it took to load 100k chunks from a snapshot (7 us a chunk, ~1 here)."""
     if values.keys() != CHUNK_FIELDS:
         return Chunk(**values)
     chunk = object.__new__(Chunk)

@@ -332,6 +332,11 @@ def snapshots_dir(home: Path) -> Path:
     return Path(home) / CACHE_SUBDIR / SNAPSHOTS_SUBDIR / tag
 
 
+def has_snapshot(home: Path, commit: str) -> bool:
+    """Whether ``commit`` has a whole snapshot (its meta.json is written last)."""
+    return (snapshots_dir(home) / commit / "meta.json").exists()
+
+
 def save_snapshot(home: Path, data: IndexData) -> Path:
     """Write the derived index of ``data.commit`` (a whole folder, renamed into place at once)."""
     if not data.commit:
@@ -688,8 +693,9 @@ def _latest_snapshot(home: Path, exclude: str | None = None) -> IndexData | None
 def load_commit(home: Path, commit: str, *, cache: bool = True, cache_small: bool = True) -> IndexData:
     """The index as ``commit`` has it: its snapshot, else rebuilt from the repository (and cached).
 
-    ``cache_small=False`` (a reader) saves no snapshot for a commit that differs from the last
-    snapshot by a few files only: the next load applies them again, cheaply; a writer saves one.
+    ``cache_small=False`` saves no snapshot for a commit that differs from the last snapshot by a
+    few files only (a reader, or a writer about to commit again): the next load applies them again,
+    cheaply.
     """
     home = Path(home)
     folder = snapshots_dir(home) / commit
