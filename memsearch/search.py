@@ -170,8 +170,7 @@ def search_index(
         from memsearch.errors import QueryError
 
         raise QueryError(f"unknown strategy {unknown[0]!r}; choose from {', '.join(STRATEGIES)}")
-    # Every chunk is in the time index (dated or not), so its id bound is the table's, kept per version.
-    n_ids, top_n = index.time.id_bound(), settings.top_n
+    n_ids, top_n = index.n_ids, settings.top_n
     ran: list[str] = []
     failed: dict[str, str] = {}
     skipped: dict[str, str] = {}

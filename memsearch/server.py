@@ -208,7 +208,8 @@ class Server:
                 f" {running.url}; stop it first (kill {running.pid})"
             )
         self._settings = settings
-        self.engine = open_index(vault, settings, index_dir)
+        # With a warm-up search to come, the model loads while the index does.
+        self.engine = open_index(vault, settings, index_dir, preload_embedder=warm)
         self.vault = self.engine.vault
         self._config_stamp = _stat_stamp(self.vault / CONFIG_FILENAME)
         self.index_home = Path(self.engine.index_home)
@@ -257,11 +258,6 @@ class Server:
         self._thread.start()
         return self
 
-    def serve_forever(self) -> None:
-        """Publish the discovery file and serve from this thread until :meth:`shutdown`."""
-        self.publish()
-        self._httpd.serve_forever()
-
     def publish(self) -> None:
         """Write ``serve.json`` (0600, atomically): how a client finds this server and its token."""
         info = {
@@ -273,7 +269,9 @@ class Server:
             "started": self.started,
             "version": __version__,
         }
-        _write_private(self.discovery, json.dumps(info, indent=2).encode("utf-8"))
+        from memsearch.index import store
+
+        store.atomic_write(self.discovery, json.dumps(info, indent=2).encode("utf-8"))
         self._published = True
 
     def close(self) -> None:
@@ -502,20 +500,3 @@ def _stat_stamp(path: Path) -> tuple[int, int, int] | None:
     except OSError:
         return None
     return st.st_mtime_ns, st.st_size, st.st_ino
-
-
-def _write_private(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` owner-only (0600) through a fresh temporary file and a rename."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            os.fchmod(fh.fileno(), 0o600)
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
-        raise

@@ -217,10 +217,13 @@ def test_a_failure_is_a_500_and_the_server_keeps_running(served, monkeypatch):
 def test_keep_alive_serves_many_requests_on_one_connection(served):
     with ServerClient(find_server(served.index_home)) as client:
         first = client.search({"query": "Mara Lin", "now": NOW})
+        sock = client._conn.sock  # http.client reconnects silently: the socket must stay the same one
+        assert sock is not None
         with pytest.raises(ServerRefused, match="empty"):
             client.search({"query": ""})
         assert client.search({"query": "Mara Lin", "now": NOW})["results"] == first["results"]
         assert client.health()["pid"] == os.getpid()
+        assert client._conn.sock is sock
 
 
 def test_a_second_server_for_the_same_index_is_refused(served):
@@ -332,10 +335,18 @@ def test_cli_batch_through_the_server_equals_the_local_batch(served, tmp_path):
     assert "line 6" in answers[5]["error"]
 
 
-def test_cli_errors_through_the_server_match_the_local_ones(served):
+def test_cli_errors_through_the_server_match_the_local_ones(served, monkeypatch):
+    from memsearch import cli
+
     args = ["search", "   ", "--vault", str(served.vault)]
+    before = served.requests
+    opened = []
+    real_open = cli._open_local
+    monkeypatch.setattr(cli, "_open_local", lambda *a, **kw: opened.append(a) or real_open(*a, **kw))
     remote = CliRunner().invoke(main, args)
+    assert served.requests == before + 1 and opened == []  # the server's refusal, no local search after
     local = CliRunner().invoke(main, [*args, "--no-server"])
+    assert len(opened) == 1
     assert remote.exit_code == local.exit_code == 1
     assert remote.stderr == local.stderr and "empty" in remote.stderr
 

@@ -185,7 +185,9 @@ class IndexData:
 
     @property
     def n_ids(self) -> int:
-        return (max(self.chunks) + 1) if self.chunks else 0
+        """1 + the largest chunk id. Every chunk is in the time index (dated or not), which keeps
+        this bound per version: no pass over the chunk table on each query, open or refresh."""
+        return self.time.id_bound()
 
 
 def chunk_to_json(chunk_id: int, chunk: Chunk, **extra: Any) -> str:
