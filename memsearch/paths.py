@@ -1,8 +1,8 @@
 """Where a vault's index lives, without importing the engine (numpy, hnswlib, ...).
 
 The CLI's fast path (``memsearch search`` through ``memsearch serve``) must find the index home in
-a few microseconds; :func:`memsearch.index.store.default_home` imports numpy with its module. The two
-functions agree (a test checks it).
+a few microseconds; :func:`memsearch.index.store.default_home` (whose module imports numpy) calls
+this one.
 """
 
 from __future__ import annotations
