@@ -33,6 +33,9 @@ STOPWORDS = frozenset(
     """.split()  # noqa: SIM905
 )
 
+# With PyStemmer installed (a dependency) this is Snowball's C stemmer, else the pure-Python one: the
+# same algorithm and the same stems (tests/test_tokenize.py compares them), so an index built with
+# either is read by the other.
 _stemmer = snowballstemmer.stemmer("english")
 
 

@@ -25,3 +25,24 @@ def test_query_and_document_forms_meet():
     doc = set(tokenize("We rotated the signing keys for sign_ed25519()."))
     assert set(tokenize("sign_ed25519")) <= doc
     assert set(tokenize("signing key")) <= doc
+
+
+def test_the_c_stemmer_is_in_use_and_stems_as_the_pure_python_one():
+    # PyStemmer (a dependency) is snowballstemmer's C backend; an index built where only the
+    # pure-Python stemmer is installed must still meet queries stemmed by the C one.
+    import re
+    from pathlib import Path
+
+    import Stemmer
+    from snowballstemmer.english_stemmer import EnglishStemmer
+
+    from memsearch import tokenize as tok
+
+    assert isinstance(tok._stemmer, Stemmer.Stemmer)
+    text = "\n".join(p.read_text() for p in sorted(Path(tok.__file__).parent.rglob("*.py")))
+    words = sorted({w.lower() for w in re.findall(r"[^\W\d_]+", text)} | {
+        "running", "generously", "agreed", "rotated", "signing", "ponies", "caresses", "sensational",
+        "conditional", "hopefulness", "dying", "lying", "news", "skis", "andes", "cañones", "naïveté",
+    })
+    assert len(words) > 1000
+    assert Stemmer.Stemmer("english").stemWords(words) == [EnglishStemmer().stemWord(w) for w in words]
