@@ -114,3 +114,23 @@ def test_workers_stay_one_for_small_runs_or_with_threads(monkeypatch):
     finally:
         stop.set()
         thread.join()
+
+
+def test_what_a_worker_sends_reads_back_as_what_it_chunked(fixture_vault):
+    # Workers send chunks as field tuples and terms as flat arrays (cheap to unpickle); read back,
+    # every file of the fixture vault (frontmatter, aliases, warnings, timestamps) must be unchanged.
+    import pickle
+
+    from memsearch.config import Settings
+    from memsearch.scan import read_file, walk_markdown
+
+    settings = Settings()
+    seen = aliases = 0
+    for full, rel in walk_markdown(fixture_vault):
+        vf = read_file(fixture_vault, full, rel)
+        direct = indexer._chunk_or_reason(vf, settings)
+        sent = pickle.loads(pickle.dumps(indexer._chunk_for_pipe(vf, settings), protocol=5))
+        assert indexer._from_pipe(sent) == direct, vf.path
+        seen += len(direct[0].chunks)
+        aliases += bool(direct[0].aliases)
+    assert seen > 30 and aliases
