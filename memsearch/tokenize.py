@@ -10,7 +10,7 @@
 from __future__ import annotations
 
 import re
-from collections import Counter
+from collections import _count_elements  # type: ignore[attr-defined]
 from functools import lru_cache
 
 import snowballstemmer
@@ -44,9 +44,23 @@ def _stem(word: str) -> str:
     return _stemmer.stemWord(word)
 
 
-@lru_cache(maxsize=100_000)
+#: Each raw token's terms, kept as a plain dict (a hit costs a third of an ``lru_cache`` hit, and
+#: chunking looks up every distinct token of every chunk); emptied when it reaches the bound.
+_EXPANSIONS: dict[str, tuple[str, ...]] = {}
+_MAX_EXPANSIONS = 200_000
+
+
 def _expand(raw: str) -> tuple[str, ...]:
     """All terms one raw token contributes, whole form first."""
+    got = _EXPANSIONS.get(raw)
+    if got is None:
+        if len(_EXPANSIONS) >= _MAX_EXPANSIONS:
+            _EXPANSIONS.clear()
+        got = _EXPANSIONS[raw] = _expansion(raw)
+    return got
+
+
+def _expansion(raw: str) -> tuple[str, ...]:
     word = raw[:-2] if raw.endswith("()") else raw
     lower = word.lower()
     parts = _PARTS.findall(word)
@@ -82,9 +96,15 @@ def tokenize(text: str) -> list[str]:
 def term_counts(text: str) -> dict[str, int]:
     """``Counter(tokenize(text))`` as a plain dict: the same counts in the same order, from each
     distinct raw token once (a chunk repeats its words: this is twice as fast as expanding each)."""
+    raws: dict[str, int] = {}
+    _count_elements(raws, _TOKEN.findall(text))  # Counter's C core, without Counter's Python layers
     counts: dict[str, int] = {}
     get = counts.get
-    for raw, n in Counter(_TOKEN.findall(text)).items():
-        for term in _expand(raw):
+    expansions = _EXPANSIONS
+    for raw, n in raws.items():
+        terms = expansions.get(raw)
+        if terms is None:
+            terms = _expand(raw)
+        for term in terms:
             counts[term] = get(term, 0) + n
     return counts

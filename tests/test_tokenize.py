@@ -44,3 +44,29 @@ def test_the_c_stemmer_is_in_use_and_stems_as_the_pure_python_one():
     words = sorted({w.lower() for w in re.findall(r"[^\W\d_]+", text)} | set(extra.split()) | {"naïveté"})
     assert len(words) > 1000
     assert Stemmer.Stemmer("english").stemWords(words) == [EnglishStemmer().stemWord(w) for w in words]
+
+
+def test_term_counts_are_the_counts_of_tokenize_in_its_order(monkeypatch):
+    # term_counts expands each distinct raw token once, through a bounded cache of expansions;
+    # with the bound tiny (the cache emptied again and again) the counts must not change.
+    from collections import Counter
+
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from memsearch import tokenize as tok
+
+    monkeypatch.setattr(tok, "_MAX_EXPANSIONS", 3)
+    monkeypatch.setattr(tok, "_EXPANSIONS", {})
+    words = st.sampled_from(
+        ["sign_ed25519()", "#tag", "Signing", "signingKey", "the", "keys", "foo.bar", "é"]
+    )
+    texts = st.lists(st.one_of(words, st.text(max_size=12)), max_size=30).map(" ".join)
+
+    @settings(max_examples=300, deadline=None)
+    @given(texts)
+    def check(text):
+        assert list(tok.term_counts(text).items()) == list(Counter(tok.tokenize(text)).items())
+        assert len(tok._EXPANSIONS) <= 3
+
+    check()
