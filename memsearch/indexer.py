@@ -144,8 +144,34 @@ def file_keyword_terms(chunks: list[Chunk], settings: Settings) -> list[PackedTe
         header = headers.get(chunk.header)
         if header is None:
             header = headers[chunk.header] = term_counts(chunk.header)
-        out.append(pack_terms(_keyword_terms(header, i, settings, counts)))
+        out.append(_packed_terms(header, i, settings, counts))
     return out
+
+
+def packed_terms_py(
+    header: dict[str, int], i: int, settings: Settings, text_counts: list[dict[str, int]]
+) -> PackedTerms:
+    """Chunk i's packed keyword terms: the reference for ``memsearch._speedups.merge_terms``."""
+    return pack_terms(_keyword_terms(header, i, settings, text_counts))
+
+
+def _packed_terms_c(
+    header: dict[str, int], i: int, settings: Settings, text_counts: list[dict[str, int]]
+) -> PackedTerms:
+    terms, weights, length = _speedups.merge_terms(
+        header, text_counts, i, settings.context_neighbours, settings.context_weight, settings.context_decay
+    )
+    tfs = array("f")
+    tfs.frombytes(weights)
+    return terms, tfs, length
+
+
+try:  # the compiled twin (memsearch/_speedups.c), built at install where a C compiler is at hand
+    from memsearch import _speedups
+
+    _packed_terms = _packed_terms_c
+except ImportError:  # pragma: no cover - an install without a compiler
+    _packed_terms = packed_terms_py
 
 
 def _keyword_terms(

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections import _count_elements  # type: ignore[attr-defined]
+from collections.abc import Callable
 from functools import lru_cache
 
 import snowballstemmer
@@ -98,13 +99,25 @@ def term_counts(text: str) -> dict[str, int]:
     distinct raw token once (a chunk repeats its words: this is twice as fast as expanding each)."""
     raws: dict[str, int] = {}
     _count_elements(raws, _TOKEN.findall(text))  # Counter's C core, without Counter's Python layers
+    return _count_terms(raws, _EXPANSIONS, _expand)
+
+
+def count_terms_py(
+    raws: dict[str, int], expansions: dict[str, tuple[str, ...]], expand: Callable[[str], tuple[str, ...]]
+) -> dict[str, int]:
+    """Each raw token's terms, counted: the reference for ``memsearch._speedups.count_terms``."""
     counts: dict[str, int] = {}
     get = counts.get
-    expansions = _EXPANSIONS
     for raw, n in raws.items():
         terms = expansions.get(raw)
         if terms is None:
-            terms = _expand(raw)
+            terms = expand(raw)
         for term in terms:
             counts[term] = get(term, 0) + n
     return counts
+
+
+try:  # the compiled twin (memsearch/_speedups.c), built at install where a C compiler is at hand
+    from memsearch._speedups import count_terms as _count_terms
+except ImportError:  # pragma: no cover - an install without a compiler
+    _count_terms = count_terms_py

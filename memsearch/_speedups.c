@@ -1,0 +1,223 @@
+/* memsearch._speedups: the keyword terms of a chunk, counted and merged in C.
+ *
+ * Two loops of the chunking stage, which spent a third of its time in them as Python bytecode
+ * (dict lookups and float additions, one term at a time). Each function is the compiled twin of a
+ * Python one that stays the reference and the fallback where no compiler was at hand:
+ *
+ *   count_terms  <->  memsearch.tokenize.term_counts (after the raw tokens are counted)
+ *   merge_terms  <->  memsearch.indexer._keyword_terms + memsearch.index.keyword.pack_terms
+ *
+ * They must give the same terms, in the same order, and bit-identical weights:
+ * tests/test_speedups.py holds them to it.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <math.h>
+#include <string.h>
+
+/* count_terms(raws: dict[str, int], expansions: dict[str, tuple[str, ...]], expand) -> dict[str, int]
+ *
+ * For each raw token (with its count) in order, its terms from `expansions` (or `expand(raw)` when
+ * not there yet), each term's count summed: the order and the counts of
+ * Counter(tokenize(text)). */
+static PyObject *count_terms(PyObject *self, PyObject *args) {
+    PyObject *raws, *expansions, *expand;
+    if (!PyArg_ParseTuple(args, "O!O!O:count_terms", &PyDict_Type, &raws, &PyDict_Type, &expansions,
+                          &expand))
+        return NULL;
+    PyObject *counts = PyDict_New();
+    if (counts == NULL) return NULL;
+    Py_ssize_t pos = 0;
+    PyObject *raw, *n_obj;
+    while (PyDict_Next(raws, &pos, &raw, &n_obj)) {
+        long n = PyLong_AsLong(n_obj);
+        if (n == -1 && PyErr_Occurred()) goto fail;
+        PyObject *terms = PyDict_GetItemWithError(expansions, raw); /* borrowed */
+        if (terms != NULL) {
+            Py_INCREF(terms);
+        } else {
+            if (PyErr_Occurred()) goto fail;
+            terms = PyObject_CallOneArg(expand, raw);
+            if (terms == NULL) goto fail;
+        }
+        if (!PyTuple_Check(terms)) {
+            Py_DECREF(terms);
+            PyErr_SetString(PyExc_TypeError, "count_terms: an expansion must be a tuple of str");
+            goto fail;
+        }
+        Py_ssize_t k = PyTuple_GET_SIZE(terms);
+        for (Py_ssize_t t = 0; t < k; t++) {
+            PyObject *term = PyTuple_GET_ITEM(terms, t);
+            PyObject *old = PyDict_GetItemWithError(counts, term);
+            long now = n;
+            if (old != NULL) {
+                now += PyLong_AsLong(old);
+            } else if (PyErr_Occurred()) {
+                Py_DECREF(terms);
+                goto fail;
+            }
+            PyObject *value = PyLong_FromLong(now);
+            if (value == NULL || PyDict_SetItem(counts, term, value) < 0) {
+                Py_XDECREF(value);
+                Py_DECREF(terms);
+                goto fail;
+            }
+            Py_DECREF(value);
+        }
+        Py_DECREF(terms);
+    }
+    return counts;
+fail:
+    Py_DECREF(counts);
+    return NULL;
+}
+
+/* A growing list of terms with their running weights; `index` maps a term to its position. */
+typedef struct {
+    PyObject *index; /* dict: term -> int position */
+    PyObject *terms; /* list, in first-seen order */
+    double *weights;
+    char *is_int; /* still a whole count (never had a neighbour's share added): Python kept an int */
+    Py_ssize_t size, capacity;
+} Merge;
+
+static int merge_add(Merge *m, PyObject *term, double amount, int whole) {
+    PyObject *at = PyDict_GetItemWithError(m->index, term);
+    if (at != NULL) {
+        Py_ssize_t i = PyLong_AsSsize_t(at);
+        if (i == -1 && PyErr_Occurred()) return -1;
+        m->weights[i] += amount;
+        m->is_int[i] &= (char)whole;
+        return 0;
+    }
+    if (PyErr_Occurred()) return -1;
+    if (m->size == m->capacity) {
+        Py_ssize_t capacity = m->capacity ? 2 * m->capacity : 64;
+        double *weights = PyMem_Realloc(m->weights, capacity * sizeof(double));
+        if (weights == NULL) return (PyErr_NoMemory(), -1);
+        m->weights = weights;
+        char *is_int = PyMem_Realloc(m->is_int, capacity);
+        if (is_int == NULL) return (PyErr_NoMemory(), -1);
+        m->is_int = is_int;
+        m->capacity = capacity;
+    }
+    PyObject *position = PyLong_FromSsize_t(m->size);
+    if (position == NULL) return -1;
+    int failed = PyDict_SetItem(m->index, term, position) < 0 || PyList_Append(m->terms, term) < 0;
+    Py_DECREF(position);
+    if (failed) return -1;
+    /* Python: get(term, 0.0) + share * count, and 0.0 + x == x for the non-negative x here. */
+    m->weights[m->size] = amount;
+    m->is_int[m->size] = (char)whole;
+    m->size++;
+    return 0;
+}
+
+static int merge_counts(Merge *m, PyObject *counts, double share, int whole) {
+    if (!PyDict_Check(counts)) {
+        PyErr_SetString(PyExc_TypeError, "merge_terms: term counts must be dicts");
+        return -1;
+    }
+    Py_ssize_t pos = 0;
+    PyObject *term, *count;
+    while (PyDict_Next(counts, &pos, &term, &count)) {
+        double c = PyFloat_AsDouble(count);
+        if (c == -1.0 && PyErr_Occurred()) return -1;
+        if (merge_add(m, term, whole ? c : share * c, whole) < 0) return -1;
+    }
+    return 0;
+}
+
+/* The length Python's float(sum(values)) gives: the same additions in the same order. */
+static PyObject *merge_length(Merge *m) {
+#if PY_VERSION_HEX < 0x030C0000
+    /* 3.11's sum(): whole counts first as exact integers, then left to right in doubles; the
+     * integers here are small, so one left-to-right pass in doubles is the same number. */
+    double total = 0.0;
+    for (Py_ssize_t i = 0; i < m->size; i++) total += m->weights[i];
+    return PyFloat_FromDouble(total);
+#else
+    /* Later sum()s compensate float additions (one pass in doubles differed in ~30% of random
+     * chunks on 3.12): ask sum() itself, with the types Python held (checked on 3.12 and 3.13). */
+    PyObject *values = PyList_New(m->size);
+    if (values == NULL) return NULL;
+    for (Py_ssize_t i = 0; i < m->size; i++) {
+        PyObject *v = m->is_int[i] ? PyLong_FromDouble(m->weights[i]) : PyFloat_FromDouble(m->weights[i]);
+        if (v == NULL) {
+            Py_DECREF(values);
+            return NULL;
+        }
+        PyList_SET_ITEM(values, i, v);
+    }
+    PyObject *builtins = PyEval_GetBuiltins(); /* borrowed */
+    PyObject *sum = builtins ? PyDict_GetItemString(builtins, "sum") : NULL;
+    PyObject *total = sum ? PyObject_CallOneArg(sum, values) : NULL;
+    Py_DECREF(values);
+    if (total == NULL) return NULL;
+    PyObject *as_float = PyNumber_Float(total);
+    Py_DECREF(total);
+    return as_float;
+#endif
+}
+
+/* merge_terms(header: dict[str, int], counts: list[dict[str, int]], i: int, neighbours: int,
+ *             weight: float, decay: bool) -> (tuple[str, ...], bytes, float)
+ *
+ * Chunk i's keyword terms: its header's and its text's counts, then each neighbour's (up to
+ * `neighbours` away) times weight (or weight ** distance with decay); as the terms, their weights as
+ * float32 bytes, and the float64 sum of the weights. */
+static PyObject *merge_terms(PyObject *self, PyObject *args) {
+    PyObject *header, *counts;
+    Py_ssize_t i, neighbours;
+    double weight;
+    int decay;
+    if (!PyArg_ParseTuple(args, "O!O!nndp:merge_terms", &PyDict_Type, &header, &PyList_Type, &counts, &i,
+                          &neighbours, &weight, &decay))
+        return NULL;
+    Py_ssize_t n_chunks = PyList_GET_SIZE(counts);
+    if (i < 0 || i >= n_chunks) {
+        PyErr_SetString(PyExc_IndexError, "merge_terms: chunk index out of range");
+        return NULL;
+    }
+    Merge m = {PyDict_New(), PyList_New(0), NULL, NULL, 0, 0};
+    PyObject *result = NULL;
+    if (m.index == NULL || m.terms == NULL) goto done;
+    if (merge_counts(&m, header, 1.0, 1) < 0) goto done;
+    if (merge_counts(&m, PyList_GET_ITEM(counts, i), 1.0, 1) < 0) goto done;
+    if (neighbours > 0 && weight > 0) {
+        Py_ssize_t lo = i - neighbours > 0 ? i - neighbours : 0;
+        Py_ssize_t hi = i + neighbours + 1 < n_chunks ? i + neighbours + 1 : n_chunks;
+        for (Py_ssize_t j = lo; j < hi; j++) {
+            if (j == i) continue;
+            Py_ssize_t away = j > i ? j - i : i - j;
+            double share = decay ? pow(weight, (double)away) : weight;
+            if (merge_counts(&m, PyList_GET_ITEM(counts, j), share, 0) < 0) goto done;
+        }
+    }
+    PyObject *packed = PyBytes_FromStringAndSize(NULL, m.size * (Py_ssize_t)sizeof(float));
+    if (packed == NULL) goto done;
+    float *out = (float *)PyBytes_AS_STRING(packed);
+    for (Py_ssize_t t = 0; t < m.size; t++) out[t] = (float)m.weights[t];
+    PyObject *length = merge_length(&m);
+    PyObject *terms = PyList_AsTuple(m.terms);
+    if (length != NULL && terms != NULL) result = PyTuple_Pack(3, terms, packed, length);
+    Py_XDECREF(length);
+    Py_XDECREF(terms);
+    Py_DECREF(packed);
+done:
+    Py_XDECREF(m.index);
+    Py_XDECREF(m.terms);
+    PyMem_Free(m.weights);
+    PyMem_Free(m.is_int);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"count_terms", count_terms, METH_VARARGS, "Term counts from counted raw tokens (see tokenize.term_counts)."},
+    {"merge_terms", merge_terms, METH_VARARGS, "A chunk's packed keyword terms with its neighbours' context."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_speedups", NULL, -1, methods};
+
+PyMODINIT_FUNC PyInit__speedups(void) { return PyModule_Create(&module); }

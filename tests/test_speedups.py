@@ -1,0 +1,115 @@
+"""The compiled keyword loops (memsearch/_speedups.c) give what their Python references give.
+
+Both run on the same inputs here: the same terms in the same order, and the same weights bit for
+bit, so an index is the same whichever built it.
+"""
+
+import dataclasses
+from array import array
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from memsearch import indexer
+from memsearch import tokenize as tok
+from memsearch.config import Settings
+
+TERMS = st.sampled_from(["sign", "ed25519", "key", "#tag", "ada", "lovelac", "x", "é", "signing_key", "z"])
+COUNTS = st.dictionaries(TERMS, st.integers(1, 50), max_size=8)
+
+
+def test_the_compiled_module_is_built_and_used():
+    # The install compiles it (a C compiler is on every machine this runs on); a silent fallback
+    # would leave chunking a third slower with nothing failing.
+    from memsearch import _speedups
+
+    assert tok._count_terms is _speedups.count_terms
+    assert indexer._packed_terms is indexer._packed_terms_c
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.one_of(TERMS, st.text(max_size=10)), max_size=40))
+def test_count_terms_matches_python(raw_tokens):
+    from memsearch._speedups import count_terms
+
+    raws: dict[str, int] = {}
+    for raw in raw_tokens:
+        raws[raw] = raws.get(raw, 0) + 1
+    expansions = {raw: tok._expansion(raw) for raw in raw_tokens[::2]}  # some cached, some not
+    missed: list[str] = []
+
+    def expand(raw):
+        missed.append(raw)
+        return tok._expansion(raw)
+
+    got = count_terms(raws, dict(expansions), expand)
+    python_missed = list(missed)
+    missed.clear()
+    want = tok.count_terms_py(raws, dict(expansions), expand)
+    assert list(got.items()) == list(want.items())
+    assert all(type(v) is int for v in got.values())
+    assert missed == python_missed  # a raw token not cached is expanded once, in the same order
+
+
+def _same(got, want):
+    assert got[0] == want[0]  # terms, in order
+    assert got[1].tobytes() == want[1].tobytes()  # float32 weights, bit for bit
+    assert got[2] == want[2] and type(got[2]) is float  # the length: the same float64
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    header=COUNTS,
+    texts=st.lists(COUNTS, min_size=1, max_size=7),
+    pick=st.integers(0, 6),
+    neighbours=st.integers(0, 3),
+    weight=st.sampled_from([0.0, 0.5, 0.3, 0.1, 1.0, 0.7]),
+    decay=st.booleans(),
+)
+def test_merge_terms_matches_python(header, texts, pick, neighbours, weight, decay):
+    shape = dataclasses.replace(
+        Settings(), context_neighbours=neighbours, context_weight=weight, context_decay=decay
+    )
+    i = pick % len(texts)
+    got = indexer._packed_terms_c(header, i, shape, texts)
+    _same(got, indexer.packed_terms_py(header, i, shape, texts))
+    assert isinstance(got[1], array) and got[1].typecode == "f"
+
+
+def test_whole_files_give_the_same_terms_either_way(monkeypatch):
+    # Every chunk of the fixture vault, and of a long file with many neighbours and repeated words.
+    from conftest import FIXTURE_VAULT
+
+    from memsearch.chunkers import chunk_file
+
+    files = {p.relative_to(FIXTURE_VAULT).as_posix(): p.read_text() for p in FIXTURE_VAULT.rglob("*.md")}
+    files["journal/long.md"] = "\n\n".join(
+        f"## 2025-03-{1 + d % 28:02d}\n\nSigned sign_ed25519() with key {d}; signing keys rotated. "
+        * (d % 3 + 1)
+        for d in range(40)
+    )
+    shape = Settings()
+    compiled, python = [], []
+    for rel, text in sorted(files.items()):
+        chunks = list(chunk_file(rel, text, shape).chunks)
+        compiled.append(indexer.file_keyword_terms(chunks, shape))
+        with monkeypatch.context() as patch:
+            patch.setattr(indexer, "_packed_terms", indexer.packed_terms_py)
+            patch.setattr(tok, "_count_terms", tok.count_terms_py)
+            python.append(indexer.file_keyword_terms(chunks, shape))
+    assert sum(map(len, compiled)) > 60
+    for got_file, want_file in zip(compiled, python, strict=True):
+        for got, want in zip(got_file, want_file, strict=True):
+            _same(got, want)
+
+
+def test_bad_input_raises_a_python_error_not_a_crash():
+    from memsearch._speedups import count_terms, merge_terms
+
+    with pytest.raises(TypeError):
+        count_terms({"a": 1}, {"a": ["a"]}, tok._expansion)  # an expansion must be a tuple
+    with pytest.raises(IndexError):
+        merge_terms({}, [{}], 3, 2, 0.5, False)
+    with pytest.raises(TypeError):
+        merge_terms({}, [{"a": 1}, None], 0, 2, 0.5, False)
