@@ -1,13 +1,15 @@
-/* memsearch._speedups: the keyword terms of a chunk, counted and merged in C.
+/* memsearch._speedups: the hottest loops of chunking, in C.
  *
- * Two loops of the chunking stage, which spent a third of its time in them as Python bytecode
- * (dict lookups and float additions, one term at a time). Each function is the compiled twin of a
- * Python one that stays the reference and the fallback where no compiler was at hand:
+ * Loops where the chunking stage spent much of its time: dict lookups and float additions one term
+ * at a time as Python bytecode, and a file's words scanned twice by regular expressions. Each
+ * function is the compiled twin of Python code that stays the reference, and the fallback where
+ * no compiler was at hand:
  *
  *   count_terms  <->  memsearch.tokenize.term_counts (after the raw tokens are counted)
  *   merge_terms  <->  memsearch.indexer._keyword_terms + memsearch.index.keyword.pack_terms
+ *   vocabulary_words <-> the two regex scans of memsearch.entities.vocabulary
  *
- * They must give the same terms, in the same order, and bit-identical weights:
+ * They must give the same terms, in the same order, bit-identical weights and the same words:
  * tests/test_speedups.py holds them to it.
  */
 #define PY_SSIZE_T_CLEAN
@@ -212,9 +214,113 @@ done:
     return result;
 }
 
+/* The classes of Python's re for str patterns: \w is alnum or "_", \d is a decimal digit. */
+static inline int is_word(Py_UCS4 ch) { return Py_UNICODE_ISALNUM(ch) || ch == '_'; }
+static inline int is_letter(Py_UCS4 ch) { /* [^\W\d_] */
+    return ch != '_' && Py_UNICODE_ISALNUM(ch) && !Py_UNICODE_ISDECIMAL(ch);
+}
+static inline int is_apostrophe(Py_UCS4 ch) { return ch == '\'' || ch == 0x2019; }
+
+static int add_casefolded(PyObject *into, PyObject *words) {
+    PyObject *iter = PyObject_GetIter(words);
+    if (iter == NULL) return -1;
+    PyObject *word;
+    while ((word = PyIter_Next(iter)) != NULL) {
+        PyObject *folded = PyObject_CallMethod(word, "casefold", NULL);
+        Py_DECREF(word);
+        if (folded == NULL || PySet_Add(into, folded) < 0) {
+            Py_XDECREF(folded);
+            Py_DECREF(iter);
+            return -1;
+        }
+        Py_DECREF(folded);
+    }
+    Py_DECREF(iter);
+    return PyErr_Occurred() ? -1 : 0;
+}
+
+/* vocabulary_words(prose: str) -> (set[str], set[str])
+ *
+ * The two word scans of memsearch.entities.vocabulary, in one pass:
+ *   the casefolded words of _WORD_RE ([^\W\d_][\w'’]*) that start in lower case, and
+ *   the words of _MID_SENTENCE_WORD_RE ((?<=[\w,;)] )[^\W\d_][\w'’-]*) that start in upper case,
+ *   as written (the caller cleans and casefolds these few).
+ * Python's re reads those patterns with the same character classes as here (tests/test_speedups.py
+ * compares them on every code point). */
+static PyObject *vocabulary_words(PyObject *self, PyObject *arg) {
+    if (!PyUnicode_Check(arg)) {
+        PyErr_SetString(PyExc_TypeError, "vocabulary_words: prose must be a str");
+        return NULL;
+    }
+    if (PyUnicode_READY(arg) < 0) return NULL;
+    int kind = PyUnicode_KIND(arg);
+    const void *data = PyUnicode_DATA(arg);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(arg);
+    PyObject *lower_raw = PySet_New(NULL), *lower = PySet_New(NULL), *mid = PySet_New(NULL);
+    PyObject *result = NULL;
+    if (lower_raw == NULL || lower == NULL || mid == NULL) goto done;
+    /* _WORD_RE: a word starts at any letter outside the last word and runs over \w and apostrophes. */
+    for (Py_ssize_t i = 0; i < n;) {
+        Py_UCS4 ch = PyUnicode_READ(kind, data, i);
+        if (!is_letter(ch)) {
+            i++;
+            continue;
+        }
+        Py_ssize_t j = i + 1;
+        while (j < n) {
+            Py_UCS4 c = PyUnicode_READ(kind, data, j);
+            if (!is_word(c) && !is_apostrophe(c)) break;
+            j++;
+        }
+        if (Py_UNICODE_ISLOWER(ch)) {
+            PyObject *word = PyUnicode_Substring(arg, i, j);
+            if (word == NULL || PySet_Add(lower_raw, word) < 0) {
+                Py_XDECREF(word);
+                goto done;
+            }
+            Py_DECREF(word);
+        }
+        i = j;
+    }
+    /* _MID_SENTENCE_WORD_RE: the same letters, right after a word character (or , ; or ")") and
+     * one space; it runs over hyphens too. */
+    for (Py_ssize_t i = 2; i < n;) {
+        Py_UCS4 ch = PyUnicode_READ(kind, data, i);
+        Py_UCS4 before = PyUnicode_READ(kind, data, i - 2);
+        if (!is_letter(ch) || PyUnicode_READ(kind, data, i - 1) != ' ' ||
+            !(is_word(before) || before == ',' || before == ';' || before == ')')) {
+            i++;
+            continue;
+        }
+        Py_ssize_t j = i + 1;
+        while (j < n) {
+            Py_UCS4 c = PyUnicode_READ(kind, data, j);
+            if (!is_word(c) && !is_apostrophe(c) && c != '-') break;
+            j++;
+        }
+        if (Py_UNICODE_ISUPPER(ch)) {
+            PyObject *word = PyUnicode_Substring(arg, i, j);
+            if (word == NULL || PySet_Add(mid, word) < 0) {
+                Py_XDECREF(word);
+                goto done;
+            }
+            Py_DECREF(word);
+        }
+        i = j;
+    }
+    if (add_casefolded(lower, lower_raw) < 0) goto done;
+    result = PyTuple_Pack(2, lower, mid);
+done:
+    Py_XDECREF(lower_raw);
+    Py_XDECREF(lower);
+    Py_XDECREF(mid);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"count_terms", count_terms, METH_VARARGS, "Term counts from counted raw tokens (see tokenize.term_counts)."},
     {"merge_terms", merge_terms, METH_VARARGS, "A chunk's packed keyword terms with its neighbours' context."},
+    {"vocabulary_words", vocabulary_words, METH_O, "The word scans of entities.vocabulary."},
     {NULL, NULL, 0, NULL},
 };
 

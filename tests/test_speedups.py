@@ -113,3 +113,42 @@ def test_bad_input_raises_a_python_error_not_a_crash():
         merge_terms({}, [{}], 3, 2, 0.5, False)
     with pytest.raises(TypeError):
         merge_terms({}, [{"a": 1}, None], 0, 2, 0.5, False)
+
+
+def _both_vocabularies(prose):
+    from memsearch._speedups import vocabulary_words
+
+    from memsearch import entities
+
+    return vocabulary_words(prose), entities.vocabulary_words_py(prose)
+
+
+def test_vocabulary_words_match_the_regexes_on_every_code_point():
+    # The C scan reads letters, word characters, decimal digits, lower and upper case as Python's
+    # re and str do: each code point in the places where those classes decide something.
+    points = [chr(c) for c in range(0x110000) if not 0xD800 <= c <= 0xDFFF]
+    for start in range(0, len(points), 4096):
+        prose = "".join(
+            f"w {c}{c}a, {c}Qb {c}x) Q{c}-z {c}9 a’{c} _{c}; Zz{c}' " for c in points[start : start + 4096]
+        )
+        got, want = _both_vocabularies(prose)
+        assert got == want, start
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("aZé ÉßİǅΣς9²_-',;)’.\n\tx")) | st.characters(), max_size=80))
+def test_vocabulary_words_match_the_regexes(prose):
+    got, want = _both_vocabularies(prose)
+    assert got == want
+
+
+def test_vocabulary_of_the_fixture_vault_is_the_same_either_way(monkeypatch):
+    from conftest import FIXTURE_VAULT
+
+    from memsearch import entities
+
+    texts = [p.read_text() for p in sorted(FIXTURE_VAULT.rglob("*.md"))]
+    compiled = [entities.vocabulary(t) for t in texts]
+    monkeypatch.setattr(entities, "_vocabulary_words", entities.vocabulary_words_py)
+    assert compiled == [entities.vocabulary(t) for t in texts]
+    assert sum(len(v.lower) + len(v.names) for v in compiled) > 300
