@@ -5,9 +5,11 @@
  * function is the compiled twin of Python code that stays the reference, and the fallback where
  * no compiler was at hand:
  *
+ *   raw_token_counts <-> Counter(memsearch.tokenize._TOKEN.findall(text))
  *   count_terms  <->  memsearch.tokenize.term_counts (after the raw tokens are counted)
  *   merge_terms  <->  memsearch.indexer._keyword_terms + memsearch.index.keyword.pack_terms
  *   vocabulary_words <-> the two regex scans of memsearch.entities.vocabulary
+ *   split_words  <->  memsearch.entities._TOKEN_SPLIT_RE.split(line)
  *
  * They must give the same terms, in the same order, bit-identical weights and the same words:
  * tests/test_speedups.py holds them to it.
@@ -317,10 +319,131 @@ done:
     return result;
 }
 
+static inline int is_separator(Py_UCS4 ch) { /* [._\-:/@] */
+    return ch == '.' || ch == '_' || ch == '-' || ch == ':' || ch == '/' || ch == '@';
+}
+
+static Py_ssize_t word_run(int kind, const void *data, Py_ssize_t p, Py_ssize_t n) {
+    while (p < n && is_word(PyUnicode_READ(kind, data, p))) p++;
+    return p;
+}
+
+/* raw_token_counts(text: str) -> dict[str, int]
+ *
+ * Counter(memsearch.tokenize._TOKEN.findall(text)) as a plain dict, first-seen order: the tokens
+ * of [#@]?\w+(?:[._\-:/@]\w+)*(?:\(\))? found left to right. */
+static PyObject *raw_token_counts(PyObject *self, PyObject *arg) {
+    if (!PyUnicode_Check(arg)) {
+        PyErr_SetString(PyExc_TypeError, "raw_token_counts: text must be a str");
+        return NULL;
+    }
+    if (PyUnicode_READY(arg) < 0) return NULL;
+    int kind = PyUnicode_KIND(arg);
+    const void *data = PyUnicode_DATA(arg);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(arg);
+    PyObject *counts = PyDict_New();
+    if (counts == NULL) return NULL;
+    for (Py_ssize_t i = 0; i < n;) {
+        Py_UCS4 ch = PyUnicode_READ(kind, data, i);
+        Py_ssize_t p;
+        if ((ch == '#' || ch == '@') && i + 1 < n && is_word(PyUnicode_READ(kind, data, i + 1))) {
+            p = i + 1;
+        } else if (is_word(ch)) {
+            p = i;
+        } else {
+            i++;
+            continue;
+        }
+        p = word_run(kind, data, p, n);
+        while (p + 1 < n && is_separator(PyUnicode_READ(kind, data, p)) &&
+               is_word(PyUnicode_READ(kind, data, p + 1)))
+            p = word_run(kind, data, p + 1, n);
+        if (p + 1 < n && PyUnicode_READ(kind, data, p) == '(' && PyUnicode_READ(kind, data, p + 1) == ')') p += 2;
+        PyObject *token = PyUnicode_Substring(arg, i, p);
+        if (token == NULL) goto fail;
+        PyObject *old = PyDict_GetItemWithError(counts, token);
+        long now = 1;
+        if (old != NULL) {
+            now += PyLong_AsLong(old);
+        } else if (PyErr_Occurred()) {
+            Py_DECREF(token);
+            goto fail;
+        }
+        PyObject *value = PyLong_FromLong(now);
+        int failed = value == NULL || PyDict_SetItem(counts, token, value) < 0;
+        Py_XDECREF(value);
+        Py_DECREF(token);
+        if (failed) goto fail;
+        i = p;
+    }
+    return counts;
+fail:
+    Py_DECREF(counts);
+    return NULL;
+}
+
+static inline int is_word_start(Py_UCS4 ch) { return ch != '_' && Py_UNICODE_ISALNUM(ch); } /* [^\W_] */
+
+static Py_ssize_t name_run(int kind, const void *data, Py_ssize_t p, Py_ssize_t n) { /* [\w'’]* */
+    while (p < n) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, p);
+        if (!is_word(c) && !is_apostrophe(c)) break;
+        p++;
+    }
+    return p;
+}
+
+/* split_words(line: str) -> list[str]
+ *
+ * memsearch.entities._TOKEN_SPLIT_RE.split(line): [gap, word, gap, ..., word, gap], the words
+ * those of [^\W_][\w'’]*(?:-[^\W_][\w'’]*)*. */
+static PyObject *split_words(PyObject *self, PyObject *arg) {
+    if (!PyUnicode_Check(arg)) {
+        PyErr_SetString(PyExc_TypeError, "split_words: line must be a str");
+        return NULL;
+    }
+    if (PyUnicode_READY(arg) < 0) return NULL;
+    int kind = PyUnicode_KIND(arg);
+    const void *data = PyUnicode_DATA(arg);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(arg);
+    PyObject *parts = PyList_New(0);
+    if (parts == NULL) return NULL;
+    Py_ssize_t gap = 0; /* where the text since the last word began */
+    for (Py_ssize_t i = 0; i < n;) {
+        if (!is_word_start(PyUnicode_READ(kind, data, i))) {
+            i++;
+            continue;
+        }
+        Py_ssize_t p = name_run(kind, data, i + 1, n);
+        while (p + 1 < n && PyUnicode_READ(kind, data, p) == '-' &&
+               is_word_start(PyUnicode_READ(kind, data, p + 1)))
+            p = name_run(kind, data, p + 2, n);
+        PyObject *before = PyUnicode_Substring(arg, gap, i);
+        PyObject *word = before ? PyUnicode_Substring(arg, i, p) : NULL;
+        int failed = word == NULL || PyList_Append(parts, before) < 0 || PyList_Append(parts, word) < 0;
+        Py_XDECREF(before);
+        Py_XDECREF(word);
+        if (failed) goto fail;
+        gap = i = p;
+    }
+    PyObject *rest = PyUnicode_Substring(arg, gap, n);
+    if (rest == NULL || PyList_Append(parts, rest) < 0) {
+        Py_XDECREF(rest);
+        goto fail;
+    }
+    Py_DECREF(rest);
+    return parts;
+fail:
+    Py_DECREF(parts);
+    return NULL;
+}
+
 static PyMethodDef methods[] = {
     {"count_terms", count_terms, METH_VARARGS, "Term counts from counted raw tokens (see tokenize.term_counts)."},
     {"merge_terms", merge_terms, METH_VARARGS, "A chunk's packed keyword terms with its neighbours' context."},
     {"vocabulary_words", vocabulary_words, METH_O, "The word scans of entities.vocabulary."},
+    {"raw_token_counts", raw_token_counts, METH_O, "Counter(tokenize._TOKEN.findall(text)) as a dict."},
+    {"split_words", split_words, METH_O, "entities._TOKEN_SPLIT_RE.split(line)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -304,9 +304,11 @@ def vocabulary_words_py(prose: str) -> tuple[set[str], set[str]]:
     return lower, mid
 
 
-try:  # the compiled twin (memsearch/_speedups.c): one pass instead of two regex scans
+try:  # the compiled twins (memsearch/_speedups.c): hand-written scans instead of regex passes
+    from memsearch._speedups import split_words as _split_words
     from memsearch._speedups import vocabulary_words as _vocabulary_words
 except ImportError:  # pragma: no cover - an install without a compiler
+    _split_words = _TOKEN_SPLIT_RE.split
     _vocabulary_words = vocabulary_words_py
 
 
@@ -409,7 +411,7 @@ def _words_from(line: str) -> list[str]:
         stamp = dates.find_leading_datetime(line)
         if stamp is not None and line[pos : stamp[1]].strip():
             pos = stamp[1]
-    return _TOKEN_SPLIT_RE.split(line[pos:] if pos else line)
+    return _split_words(line[pos:] if pos else line)
 
 
 def _capitalised_names(line: str, vocab: Vocabulary, *, heading: bool = False) -> list[str]:

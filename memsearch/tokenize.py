@@ -97,9 +97,15 @@ def tokenize(text: str) -> list[str]:
 def term_counts(text: str) -> dict[str, int]:
     """``Counter(tokenize(text))`` as a plain dict: the same counts in the same order, from each
     distinct raw token once (a chunk repeats its words: this is twice as fast as expanding each)."""
+    return _count_terms(_raw_token_counts(text), _EXPANSIONS, _expand)
+
+
+def raw_token_counts_py(text: str) -> dict[str, int]:
+    """``Counter(_TOKEN.findall(text))`` as a plain dict: the reference for
+    ``memsearch._speedups.raw_token_counts``."""
     raws: dict[str, int] = {}
     _count_elements(raws, _TOKEN.findall(text))  # Counter's C core, without Counter's Python layers
-    return _count_terms(raws, _EXPANSIONS, _expand)
+    return raws
 
 
 def count_terms_py(
@@ -117,7 +123,9 @@ def count_terms_py(
     return counts
 
 
-try:  # the compiled twin (memsearch/_speedups.c), built at install where a C compiler is at hand
+try:  # the compiled twins (memsearch/_speedups.c), built at install where a C compiler is at hand
     from memsearch._speedups import count_terms as _count_terms
+    from memsearch._speedups import raw_token_counts as _raw_token_counts
 except ImportError:  # pragma: no cover - an install without a compiler
     _count_terms = count_terms_py
+    _raw_token_counts = raw_token_counts_py

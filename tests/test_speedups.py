@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memsearch import indexer
+from memsearch import entities, indexer
 from memsearch import tokenize as tok
 from memsearch.config import Settings
 
@@ -25,6 +25,9 @@ def test_the_compiled_module_is_built_and_used():
     from memsearch import _speedups
 
     assert tok._count_terms is _speedups.count_terms
+    assert tok._raw_token_counts is _speedups.raw_token_counts
+    assert entities._vocabulary_words is _speedups.vocabulary_words
+    assert entities._split_words is _speedups.split_words
     assert indexer._packed_terms is indexer._packed_terms_c
 
 
@@ -97,6 +100,7 @@ def test_whole_files_give_the_same_terms_either_way(monkeypatch):
         with monkeypatch.context() as patch:
             patch.setattr(indexer, "_packed_terms", indexer.packed_terms_py)
             patch.setattr(tok, "_count_terms", tok.count_terms_py)
+            patch.setattr(tok, "_raw_token_counts", tok.raw_token_counts_py)
             python.append(indexer.file_keyword_terms(chunks, shape))
     assert sum(map(len, compiled)) > 60
     for got_file, want_file in zip(compiled, python, strict=True):
@@ -152,3 +156,37 @@ def test_vocabulary_of_the_fixture_vault_is_the_same_either_way(monkeypatch):
     monkeypatch.setattr(entities, "_vocabulary_words", entities.vocabulary_words_py)
     assert compiled == [entities.vocabulary(t) for t in texts]
     assert sum(len(v.lower) + len(v.names) for v in compiled) > 300
+
+
+SCANNED = [*"aZé9²_#@.-:/()'’,;) \n\tßİǅ", "()", "#x", "a.b", "-x", "x-", "Ab-Cd", "@@", "__"]
+
+
+def test_raw_token_counts_and_split_words_match_the_regexes_on_every_code_point():
+    from memsearch._speedups import raw_token_counts, split_words
+
+    points = [chr(c) for c in range(0x110000) if not 0xD800 <= c <= 0xDFFF]
+    for start in range(0, len(points), 4096):
+        text = "".join(f"#{c}a @{c} x.{c}y {c}() a-{c} {c}’s _{c}: " for c in points[start : start + 4096])
+        assert raw_token_counts(text) == tok.raw_token_counts_py(text), start
+        assert split_words(text) == entities._TOKEN_SPLIT_RE.split(text), start
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(SCANNED) | st.characters(), max_size=60).map("".join))
+def test_raw_token_counts_and_split_words_match_the_regexes(text):
+    from memsearch._speedups import raw_token_counts, split_words
+
+    got = raw_token_counts(text)
+    assert list(got.items()) == list(tok.raw_token_counts_py(text).items())
+    assert split_words(text) == entities._TOKEN_SPLIT_RE.split(text)
+
+
+def test_entities_of_the_fixture_vault_are_the_same_either_way(monkeypatch):
+    from conftest import FIXTURE_VAULT
+
+    texts = [p.read_text() for p in sorted(FIXTURE_VAULT.rglob("*.md"))]
+    compiled = [entities.extract_entities(t) for t in texts]
+    monkeypatch.setattr(entities, "_split_words", entities._TOKEN_SPLIT_RE.split)
+    monkeypatch.setattr(entities, "_vocabulary_words", entities.vocabulary_words_py)
+    assert compiled == [entities.extract_entities(t) for t in texts]
+    assert sum(map(len, compiled)) > 40
