@@ -45,7 +45,7 @@ from memsearch.index.keyword import PackedTerms, pack_terms
 from memsearch.index.vectors import VectorIndex
 from memsearch.index.versioning import IndexRepo, crashpoint
 from memsearch.lock import DEFAULT_LOCK_TIMEOUT, index_lock
-from memsearch.models import Chunk, ParsedFile, chunk_from_fields, chunk_replace
+from memsearch.models import Chunk, ParsedFile, chunk_replace
 from memsearch.scan import (
     PREFETCH_WINDOW,
     Skipped,
@@ -1036,6 +1036,7 @@ def _chunk_files(
 
 #: A chunk's fields in the order a chunking process sends them (as a plain tuple).
 _CHUNK_ORDER = tuple(f.name for f in fields(Chunk))
+_new_object = object.__new__
 
 
 def _chunk_for_pipe(vf: VaultFile, settings: Settings) -> tuple | str:
@@ -1064,7 +1065,11 @@ def _chunk_for_pipe(vf: VaultFile, settings: Settings) -> tuple | str:
 def _from_pipe(sent: tuple) -> tuple[ParsedFile, list[PackedTerms]]:
     """What :func:`_chunk_for_pipe` sent, as :func:`_chunk_or_reason` returned it."""
     (path, title, frontmatter, aliases, warnings), rows, (words, weights, sizes, lengths) = sent
-    chunks = tuple(chunk_from_fields(dict(zip(_CHUNK_ORDER, row, strict=True))) for row in rows)
+    chunks = []
+    for row in rows:  # chunk_from_fields without its check: these rows hold every field, in order
+        chunk = _new_object(Chunk)
+        chunk.__dict__.update(zip(_CHUNK_ORDER, row, strict=True))
+        chunks.append(chunk)
     terms: list[PackedTerms] = []
     start = 0
     for size, length in zip(sizes, lengths, strict=True):
@@ -1072,7 +1077,12 @@ def _from_pipe(sent: tuple) -> tuple[ParsedFile, list[PackedTerms]]:
         terms.append((words[start:end], weights[start:end], length))
         start = end
     parsed = ParsedFile(
-        path=path, title=title, frontmatter=frontmatter, aliases=aliases, chunks=chunks, warnings=warnings
+        path=path,
+        title=title,
+        frontmatter=frontmatter,
+        aliases=aliases,
+        chunks=tuple(chunks),
+        warnings=warnings,
     )
     return parsed, terms
 
