@@ -20,6 +20,7 @@ fills the gaps (the embedding cache makes unchanged text free).
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import hashlib
 import json
 import multiprocessing
@@ -540,13 +541,15 @@ class Update:
         work: dict[str, _FileWork] = {}
         warnings: list[str] = []
         ordered = [files[p] for p in sorted(todo, key=walk_order)]
-        for n, (vf, got) in enumerate(zip(ordered, _chunk_files(ordered, self.settings), strict=True), 1):
+        fallbacks = [_fallback(vf, commit_times) for vf in ordered]
+        chunked = _chunk_files(ordered, self.settings, fallbacks)
+        for n, (vf, got) in enumerate(zip(ordered, chunked, strict=True), 1):
             path = vf.path
             if isinstance(got, str):  # one file must never stop the vault: name it and go on
                 skipped[path] = got
                 continue
-            pf, terms = got
-            chunks, stamp = _stamped(pf, vf, commit_times)  # (timestamps only: the terms stand)
+            pf, terms, stamp = got
+            chunks = list(pf.chunks)
             if self.forget.entities:  # chunks naming a forgotten entity are not indexed again
                 kept = [c for c in chunks if not self.forget.names_entity(c.entities)]
                 if len(kept) != len(chunks):
@@ -990,14 +993,25 @@ PARALLEL_MIN_FILES = 200
 WORKERS_ENV = "MEMSEARCH_WORKERS"
 
 
-def _chunk_or_reason(vf: VaultFile, settings: Settings) -> tuple[ParsedFile, list[PackedTerms]] | str:
-    """A file's chunks and each chunk's keyword terms (tokenizing is half the work: it goes where
-    the chunking goes), or why the file could not be chunked."""
+#: What a chunk without a timestamp of its own takes: ([source, iso], when) (see ``_fallback``).
+Fallback = tuple[list[str], datetime]
+#: A file chunked: its chunks (those without a timestamp given the fallback), each chunk's keyword
+#: terms, and the fallback's [source, iso] if a chunk took it.
+Chunked = tuple[ParsedFile, list[PackedTerms], list[str] | None]
+
+
+def _chunk_or_reason(vf: VaultFile, settings: Settings, fallback: Fallback) -> Chunked | str:
+    """A file's chunks, timestamped, and each chunk's keyword terms (tokenizing is half the work:
+    it goes where the chunking goes), or why the file could not be chunked."""
     try:
         parsed = chunk_file(vf.path, vf.text, settings)
     except Exception as exc:
         return f"could not be chunked ({type(exc).__name__}: {exc})"
-    return parsed, file_keyword_terms(list(parsed.chunks), settings)
+    terms = file_keyword_terms(list(parsed.chunks), settings)  # (timestamps only change: terms stand)
+    chunks, stamp = _stamp(parsed.chunks, fallback)
+    if stamp is not None:
+        parsed = dataclasses.replace(parsed, chunks=tuple(chunks))
+    return parsed, terms, stamp
 
 
 def _chunk_workers(n_files: int) -> int:
@@ -1020,17 +1034,18 @@ def _chunk_workers(n_files: int) -> int:
 
 
 def _chunk_files(
-    files: list[VaultFile], settings: Settings
-) -> Iterator[tuple[ParsedFile, list[PackedTerms]] | str]:
+    files: list[VaultFile], settings: Settings, fallbacks: list[Fallback]
+) -> Iterator[Chunked | str]:
     """Each file's chunks (or why it could not be chunked), in order; over forked processes when
     there are enough files to pay for them (chunking is pure CPU, and files are independent)."""
     workers = _chunk_workers(len(files))
     if workers == 1:
-        yield from (_chunk_or_reason(vf, settings) for vf in files)
+        yield from (_chunk_or_reason(vf, settings, fb) for vf, fb in zip(files, fallbacks, strict=True))
         return
     chunksize = max(1, min(64, len(files) // (workers * 8)))
+    tasks = zip(files, fallbacks, strict=True)
     with multiprocessing.get_context("fork").Pool(workers) as pool:
-        for got in pool.imap(partial(_chunk_for_pipe, settings=settings), files, chunksize):
+        for got in pool.imap(partial(_chunk_for_pipe, settings=settings), tasks, chunksize):
             yield got if isinstance(got, str) else _from_pipe(got)
 
 
@@ -1039,15 +1054,16 @@ _CHUNK_ORDER = tuple(f.name for f in fields(Chunk))
 _new_object = object.__new__
 
 
-def _chunk_for_pipe(vf: VaultFile, settings: Settings) -> tuple | str:
+def _chunk_for_pipe(task: tuple[VaultFile, Fallback], settings: Settings) -> tuple | str:
     """:func:`_chunk_or_reason` in the shape a chunking process sends it back: each chunk as a tuple
     of its fields, and the file's keyword terms in three flat arrays. Pickled as objects, a
     chunk and its terms took ~20 us to unpickle (the parent did it while both cores chunked); as
     tuples and arrays, under a quarter of that."""
-    got = _chunk_or_reason(vf, settings)
+    vf, fallback = task
+    got = _chunk_or_reason(vf, settings, fallback)
     if isinstance(got, str):
         return got
-    parsed, terms = got
+    parsed, terms, stamp = got
     rows = [tuple(c.__dict__[name] for name in _CHUNK_ORDER) for c in parsed.chunks]
     words: list[str] = []
     weights = array("f")
@@ -1059,12 +1075,12 @@ def _chunk_for_pipe(vf: VaultFile, settings: Settings) -> tuple | str:
         sizes.append(len(chunk_terms))
         lengths.append(length)
     head = (parsed.path, parsed.title, parsed.frontmatter, parsed.aliases, parsed.warnings)
-    return head, rows, (tuple(words), weights, sizes, lengths)
+    return head, rows, (tuple(words), weights, sizes, lengths), stamp
 
 
-def _from_pipe(sent: tuple) -> tuple[ParsedFile, list[PackedTerms]]:
+def _from_pipe(sent: tuple) -> Chunked:
     """What :func:`_chunk_for_pipe` sent, as :func:`_chunk_or_reason` returned it."""
-    (path, title, frontmatter, aliases, warnings), rows, (words, weights, sizes, lengths) = sent
+    (path, title, frontmatter, aliases, warnings), rows, (words, weights, sizes, lengths), stamp = sent
     chunks = []
     for row in rows:  # chunk_from_fields without its check: these rows hold every field, in order
         chunk = _new_object(Chunk)
@@ -1084,7 +1100,7 @@ def _from_pipe(sent: tuple) -> tuple[ParsedFile, list[PackedTerms]]:
         chunks=tuple(chunks),
         warnings=warnings,
     )
-    return parsed, terms
+    return parsed, terms, stamp
 
 
 def _stamped(
@@ -1092,11 +1108,18 @@ def _stamped(
 ) -> tuple[list[Chunk], list[str] | None]:
     if all(c.timestamp for c in pf.chunks):
         return list(pf.chunks), None
-    stamp, when = _fallback(vf, commit_times)
-    chunks = [
-        c if c.timestamp else chunk_replace(c, timestamp=when, timestamp_source=stamp[0]) for c in pf.chunks
-    ]
-    return chunks, stamp
+    return _stamp(pf.chunks, _fallback(vf, commit_times))
+
+
+def _stamp(chunks: Iterable[Chunk], fallback: Fallback) -> tuple[list[Chunk], list[str] | None]:
+    """The chunks, those without a timestamp given the fallback's; its [source, iso] if one took it."""
+    chunks = list(chunks)
+    if all(c.timestamp for c in chunks):
+        return chunks, None
+    stamp, when = fallback
+    return [
+        c if c.timestamp else chunk_replace(c, timestamp=when, timestamp_source=stamp[0]) for c in chunks
+    ], stamp
 
 
 def _same(old: dict, new: dict) -> bool:

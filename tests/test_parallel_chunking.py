@@ -125,12 +125,14 @@ def test_what_a_worker_sends_reads_back_as_what_it_chunked(fixture_vault):
     from memsearch.scan import read_file, walk_markdown
 
     settings = Settings()
-    seen = aliases = 0
+    seen = aliases = stamped = 0
     for full, rel in walk_markdown(fixture_vault):
         vf = read_file(fixture_vault, full, rel)
-        direct = indexer._chunk_or_reason(vf, settings)
-        sent = pickle.loads(pickle.dumps(indexer._chunk_for_pipe(vf, settings), protocol=5))
+        fallback = indexer._fallback(vf, {})  # chunks without a date take the file's mtime
+        direct = indexer._chunk_or_reason(vf, settings, fallback)
+        sent = pickle.loads(pickle.dumps(indexer._chunk_for_pipe((vf, fallback), settings), protocol=5))
         assert indexer._from_pipe(sent) == direct, vf.path
         seen += len(direct[0].chunks)
         aliases += bool(direct[0].aliases)
-    assert seen > 30 and aliases
+        stamped += direct[2] is not None
+    assert seen > 30 and aliases and stamped
