@@ -1056,9 +1056,9 @@ _new_object = object.__new__
 
 def _chunk_for_pipe(task: tuple[VaultFile, Fallback], settings: Settings) -> tuple | str:
     """:func:`_chunk_or_reason` in the shape a chunking process sends it back: each chunk as a tuple
-    of its fields, and the file's keyword terms in three flat arrays. Pickled as objects, a
-    chunk and its terms took ~20 us to unpickle (the parent did it while both cores chunked); as
-    tuples and arrays, under a quarter of that."""
+    of its fields, and the file's keyword terms flat (one tuple of terms; arrays of their weights,
+    of each chunk's count and length). Pickled as objects, a chunk and its terms took ~20 us to
+    unpickle (the parent did it while both cores chunked); as tuples and arrays, under a quarter."""
     vf, fallback = task
     got = _chunk_or_reason(vf, settings, fallback)
     if isinstance(got, str):
@@ -1106,8 +1106,6 @@ def _from_pipe(sent: tuple) -> Chunked:
 def _stamped(
     pf: ParsedFile, vf: VaultFile, commit_times: dict[str, datetime]
 ) -> tuple[list[Chunk], list[str] | None]:
-    if all(c.timestamp for c in pf.chunks):
-        return list(pf.chunks), None
     return _stamp(pf.chunks, _fallback(vf, commit_times))
 
 
