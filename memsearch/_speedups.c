@@ -218,10 +218,56 @@ done:
 
 /* The classes of Python's re for str patterns: \w is alnum or "_", \d is a decimal digit. */
 static inline int is_word(Py_UCS4 ch) { return Py_UNICODE_ISALNUM(ch) || ch == '_'; }
-static inline int is_letter(Py_UCS4 ch) { /* [^\W\d_] */
-    return ch != '_' && Py_UNICODE_ISALNUM(ch) && !Py_UNICODE_ISDECIMAL(ch);
-}
+static inline int is_word_start(Py_UCS4 ch) { return ch != '_' && Py_UNICODE_ISALNUM(ch); } /* [^\W_] */
+static inline int is_letter(Py_UCS4 ch) { return is_word_start(ch) && !Py_UNICODE_ISDECIMAL(ch); } /* [^\W\d_] */
 static inline int is_apostrophe(Py_UCS4 ch) { return ch == '\'' || ch == 0x2019; }
+static inline int is_separator(Py_UCS4 ch) { /* [._\-:/@] */
+    return ch == '.' || ch == '_' || ch == '-' || ch == ':' || ch == '/' || ch == '@';
+}
+
+/* A str argument, read code point by code point. */
+typedef struct {
+    PyObject *str;
+    int kind;
+    const void *data;
+    Py_ssize_t n;
+} Text;
+
+static int text_of(PyObject *arg, const char *what, Text *text) {
+    if (!PyUnicode_Check(arg)) {
+        PyErr_Format(PyExc_TypeError, "%s must be a str, not %.80s", what, Py_TYPE(arg)->tp_name);
+        return -1;
+    }
+    if (PyUnicode_READY(arg) < 0) return -1;
+    *text = (Text){arg, PyUnicode_KIND(arg), PyUnicode_DATA(arg), PyUnicode_GET_LENGTH(arg)};
+    return 0;
+}
+
+static inline Py_UCS4 at(const Text *t, Py_ssize_t i) { return PyUnicode_READ(t->kind, t->data, i); }
+
+/* Where a run of \w (or of [\w'’], or of [\w'’-]) starting at p ends. */
+static Py_ssize_t word_end(const Text *t, Py_ssize_t p) {
+    while (p < t->n && is_word(at(t, p))) p++;
+    return p;
+}
+
+static Py_ssize_t name_end(const Text *t, Py_ssize_t p, int hyphens) {
+    while (p < t->n) {
+        Py_UCS4 c = at(t, p);
+        if (!is_word(c) && !is_apostrophe(c) && !(hyphens && c == '-')) break;
+        p++;
+    }
+    return p;
+}
+
+/* text[start:end] added to a set, or to a list. */
+static int add_slice(PyObject *into, const Text *t, Py_ssize_t start, Py_ssize_t end) {
+    PyObject *piece = PyUnicode_Substring(t->str, start, end);
+    if (piece == NULL) return -1;
+    int failed = PySet_Check(into) ? PySet_Add(into, piece) < 0 : PyList_Append(into, piece) < 0;
+    Py_DECREF(piece);
+    return failed ? -1 : 0;
+}
 
 static int add_casefolded(PyObject *into, PyObject *words) {
     PyObject *iter = PyObject_GetIter(words);
@@ -250,65 +296,34 @@ static int add_casefolded(PyObject *into, PyObject *words) {
  * Python's re reads those patterns with the same character classes as here (tests/test_speedups.py
  * compares them on every code point). */
 static PyObject *vocabulary_words(PyObject *self, PyObject *arg) {
-    if (!PyUnicode_Check(arg)) {
-        PyErr_SetString(PyExc_TypeError, "vocabulary_words: prose must be a str");
-        return NULL;
-    }
-    if (PyUnicode_READY(arg) < 0) return NULL;
-    int kind = PyUnicode_KIND(arg);
-    const void *data = PyUnicode_DATA(arg);
-    Py_ssize_t n = PyUnicode_GET_LENGTH(arg);
+    Text t;
+    if (text_of(arg, "vocabulary_words: prose", &t) < 0) return NULL;
     PyObject *lower_raw = PySet_New(NULL), *lower = PySet_New(NULL), *mid = PySet_New(NULL);
     PyObject *result = NULL;
     if (lower_raw == NULL || lower == NULL || mid == NULL) goto done;
     /* _WORD_RE: a word starts at any letter outside the last word and runs over \w and apostrophes. */
-    for (Py_ssize_t i = 0; i < n;) {
-        Py_UCS4 ch = PyUnicode_READ(kind, data, i);
+    for (Py_ssize_t i = 0; i < t.n;) {
+        Py_UCS4 ch = at(&t, i);
         if (!is_letter(ch)) {
             i++;
             continue;
         }
-        Py_ssize_t j = i + 1;
-        while (j < n) {
-            Py_UCS4 c = PyUnicode_READ(kind, data, j);
-            if (!is_word(c) && !is_apostrophe(c)) break;
-            j++;
-        }
-        if (Py_UNICODE_ISLOWER(ch)) {
-            PyObject *word = PyUnicode_Substring(arg, i, j);
-            if (word == NULL || PySet_Add(lower_raw, word) < 0) {
-                Py_XDECREF(word);
-                goto done;
-            }
-            Py_DECREF(word);
-        }
-        i = j;
+        Py_ssize_t end = name_end(&t, i + 1, 0);
+        if (Py_UNICODE_ISLOWER(ch) && add_slice(lower_raw, &t, i, end) < 0) goto done;
+        i = end;
     }
     /* _MID_SENTENCE_WORD_RE: the same letters, right after a word character (or , ; or ")") and
      * one space; it runs over hyphens too. */
-    for (Py_ssize_t i = 2; i < n;) {
-        Py_UCS4 ch = PyUnicode_READ(kind, data, i);
-        Py_UCS4 before = PyUnicode_READ(kind, data, i - 2);
-        if (!is_letter(ch) || PyUnicode_READ(kind, data, i - 1) != ' ' ||
+    for (Py_ssize_t i = 2; i < t.n;) {
+        Py_UCS4 ch = at(&t, i), before = at(&t, i - 2);
+        if (!is_letter(ch) || at(&t, i - 1) != ' ' ||
             !(is_word(before) || before == ',' || before == ';' || before == ')')) {
             i++;
             continue;
         }
-        Py_ssize_t j = i + 1;
-        while (j < n) {
-            Py_UCS4 c = PyUnicode_READ(kind, data, j);
-            if (!is_word(c) && !is_apostrophe(c) && c != '-') break;
-            j++;
-        }
-        if (Py_UNICODE_ISUPPER(ch)) {
-            PyObject *word = PyUnicode_Substring(arg, i, j);
-            if (word == NULL || PySet_Add(mid, word) < 0) {
-                Py_XDECREF(word);
-                goto done;
-            }
-            Py_DECREF(word);
-        }
-        i = j;
+        Py_ssize_t end = name_end(&t, i + 1, 1);
+        if (Py_UNICODE_ISUPPER(ch) && add_slice(mid, &t, i, end) < 0) goto done;
+        i = end;
     }
     if (add_casefolded(lower, lower_raw) < 0) goto done;
     result = PyTuple_Pack(2, lower, mid);
@@ -319,34 +334,19 @@ done:
     return result;
 }
 
-static inline int is_separator(Py_UCS4 ch) { /* [._\-:/@] */
-    return ch == '.' || ch == '_' || ch == '-' || ch == ':' || ch == '/' || ch == '@';
-}
-
-static Py_ssize_t word_run(int kind, const void *data, Py_ssize_t p, Py_ssize_t n) {
-    while (p < n && is_word(PyUnicode_READ(kind, data, p))) p++;
-    return p;
-}
-
 /* raw_token_counts(text: str) -> dict[str, int]
  *
  * Counter(memsearch.tokenize._TOKEN.findall(text)) as a plain dict, first-seen order: the tokens
  * of [#@]?\w+(?:[._\-:/@]\w+)*(?:\(\))? found left to right. */
 static PyObject *raw_token_counts(PyObject *self, PyObject *arg) {
-    if (!PyUnicode_Check(arg)) {
-        PyErr_SetString(PyExc_TypeError, "raw_token_counts: text must be a str");
-        return NULL;
-    }
-    if (PyUnicode_READY(arg) < 0) return NULL;
-    int kind = PyUnicode_KIND(arg);
-    const void *data = PyUnicode_DATA(arg);
-    Py_ssize_t n = PyUnicode_GET_LENGTH(arg);
+    Text t;
+    if (text_of(arg, "raw_token_counts: text", &t) < 0) return NULL;
     PyObject *counts = PyDict_New();
     if (counts == NULL) return NULL;
-    for (Py_ssize_t i = 0; i < n;) {
-        Py_UCS4 ch = PyUnicode_READ(kind, data, i);
+    for (Py_ssize_t i = 0; i < t.n;) {
+        Py_UCS4 ch = at(&t, i);
         Py_ssize_t p;
-        if ((ch == '#' || ch == '@') && i + 1 < n && is_word(PyUnicode_READ(kind, data, i + 1))) {
+        if ((ch == '#' || ch == '@') && i + 1 < t.n && is_word(at(&t, i + 1))) {
             p = i + 1;
         } else if (is_word(ch)) {
             p = i;
@@ -354,12 +354,10 @@ static PyObject *raw_token_counts(PyObject *self, PyObject *arg) {
             i++;
             continue;
         }
-        p = word_run(kind, data, p, n);
-        while (p + 1 < n && is_separator(PyUnicode_READ(kind, data, p)) &&
-               is_word(PyUnicode_READ(kind, data, p + 1)))
-            p = word_run(kind, data, p + 1, n);
-        if (p + 1 < n && PyUnicode_READ(kind, data, p) == '(' && PyUnicode_READ(kind, data, p + 1) == ')') p += 2;
-        PyObject *token = PyUnicode_Substring(arg, i, p);
+        p = word_end(&t, p);
+        while (p + 1 < t.n && is_separator(at(&t, p)) && is_word(at(&t, p + 1))) p = word_end(&t, p + 1);
+        if (p + 1 < t.n && at(&t, p) == '(' && at(&t, p + 1) == ')') p += 2;
+        PyObject *token = PyUnicode_Substring(t.str, i, p);
         if (token == NULL) goto fail;
         PyObject *old = PyDict_GetItemWithError(counts, token);
         long now = 1;
@@ -382,56 +380,27 @@ fail:
     return NULL;
 }
 
-static inline int is_word_start(Py_UCS4 ch) { return ch != '_' && Py_UNICODE_ISALNUM(ch); } /* [^\W_] */
-
-static Py_ssize_t name_run(int kind, const void *data, Py_ssize_t p, Py_ssize_t n) { /* [\w'’]* */
-    while (p < n) {
-        Py_UCS4 c = PyUnicode_READ(kind, data, p);
-        if (!is_word(c) && !is_apostrophe(c)) break;
-        p++;
-    }
-    return p;
-}
-
 /* split_words(line: str) -> list[str]
  *
  * memsearch.entities._TOKEN_SPLIT_RE.split(line): [gap, word, gap, ..., word, gap], the words
  * those of [^\W_][\w'’]*(?:-[^\W_][\w'’]*)*. */
 static PyObject *split_words(PyObject *self, PyObject *arg) {
-    if (!PyUnicode_Check(arg)) {
-        PyErr_SetString(PyExc_TypeError, "split_words: line must be a str");
-        return NULL;
-    }
-    if (PyUnicode_READY(arg) < 0) return NULL;
-    int kind = PyUnicode_KIND(arg);
-    const void *data = PyUnicode_DATA(arg);
-    Py_ssize_t n = PyUnicode_GET_LENGTH(arg);
+    Text t;
+    if (text_of(arg, "split_words: line", &t) < 0) return NULL;
     PyObject *parts = PyList_New(0);
     if (parts == NULL) return NULL;
     Py_ssize_t gap = 0; /* where the text since the last word began */
-    for (Py_ssize_t i = 0; i < n;) {
-        if (!is_word_start(PyUnicode_READ(kind, data, i))) {
+    for (Py_ssize_t i = 0; i < t.n;) {
+        if (!is_word_start(at(&t, i))) {
             i++;
             continue;
         }
-        Py_ssize_t p = name_run(kind, data, i + 1, n);
-        while (p + 1 < n && PyUnicode_READ(kind, data, p) == '-' &&
-               is_word_start(PyUnicode_READ(kind, data, p + 1)))
-            p = name_run(kind, data, p + 2, n);
-        PyObject *before = PyUnicode_Substring(arg, gap, i);
-        PyObject *word = before ? PyUnicode_Substring(arg, i, p) : NULL;
-        int failed = word == NULL || PyList_Append(parts, before) < 0 || PyList_Append(parts, word) < 0;
-        Py_XDECREF(before);
-        Py_XDECREF(word);
-        if (failed) goto fail;
+        Py_ssize_t p = name_end(&t, i + 1, 0);
+        while (p + 1 < t.n && at(&t, p) == '-' && is_word_start(at(&t, p + 1))) p = name_end(&t, p + 2, 0);
+        if (add_slice(parts, &t, gap, i) < 0 || add_slice(parts, &t, i, p) < 0) goto fail;
         gap = i = p;
     }
-    PyObject *rest = PyUnicode_Substring(arg, gap, n);
-    if (rest == NULL || PyList_Append(parts, rest) < 0) {
-        Py_XDECREF(rest);
-        goto fail;
-    }
-    Py_DECREF(rest);
+    if (add_slice(parts, &t, gap, t.n) < 0) goto fail;
     return parts;
 fail:
     Py_DECREF(parts);
