@@ -17,7 +17,6 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <math.h>
-#include <string.h>
 
 /* count_terms(raws: dict[str, int], expansions: dict[str, tuple[str, ...]], expand) -> dict[str, int]
  *
@@ -86,9 +85,9 @@ typedef struct {
 } Merge;
 
 static int merge_add(Merge *m, PyObject *term, double amount, int whole) {
-    PyObject *at = PyDict_GetItemWithError(m->index, term);
-    if (at != NULL) {
-        Py_ssize_t i = PyLong_AsSsize_t(at);
+    PyObject *known = PyDict_GetItemWithError(m->index, term);
+    if (known != NULL) {
+        Py_ssize_t i = PyLong_AsSsize_t(known);
         if (i == -1 && PyErr_Occurred()) return -1;
         m->weights[i] += amount;
         m->is_int[i] &= (char)whole;
