@@ -18,6 +18,23 @@
 #include <Python.h>
 #include <math.h>
 
+/* counts[key] += n (from 0), for a dict of ints. */
+static int add_count(PyObject *counts, PyObject *key, long n) {
+    PyObject *old = PyDict_GetItemWithError(counts, key);
+    if (old != NULL) {
+        long had = PyLong_AsLong(old);
+        if (had == -1 && PyErr_Occurred()) return -1;
+        n += had;
+    } else if (PyErr_Occurred()) {
+        return -1;
+    }
+    PyObject *value = PyLong_FromLong(n);
+    if (value == NULL) return -1;
+    int failed = PyDict_SetItem(counts, key, value) < 0;
+    Py_DECREF(value);
+    return failed ? -1 : 0;
+}
+
 /* count_terms(raws: dict[str, int], expansions: dict[str, tuple[str, ...]], expand) -> dict[str, int]
  *
  * For each raw token (with its count) in order, its terms from `expansions` (or `expand(raw)` when
@@ -50,22 +67,10 @@ static PyObject *count_terms(PyObject *self, PyObject *args) {
         }
         Py_ssize_t k = PyTuple_GET_SIZE(terms);
         for (Py_ssize_t t = 0; t < k; t++) {
-            PyObject *term = PyTuple_GET_ITEM(terms, t);
-            PyObject *old = PyDict_GetItemWithError(counts, term);
-            long now = n;
-            if (old != NULL) {
-                now += PyLong_AsLong(old);
-            } else if (PyErr_Occurred()) {
+            if (add_count(counts, PyTuple_GET_ITEM(terms, t), n) < 0) {
                 Py_DECREF(terms);
                 goto fail;
             }
-            PyObject *value = PyLong_FromLong(now);
-            if (value == NULL || PyDict_SetItem(counts, term, value) < 0) {
-                Py_XDECREF(value);
-                Py_DECREF(terms);
-                goto fail;
-            }
-            Py_DECREF(value);
         }
         Py_DECREF(terms);
     }
@@ -358,17 +363,7 @@ static PyObject *raw_token_counts(PyObject *self, PyObject *arg) {
         if (p + 1 < t.n && at(&t, p) == '(' && at(&t, p + 1) == ')') p += 2;
         PyObject *token = PyUnicode_Substring(t.str, i, p);
         if (token == NULL) goto fail;
-        PyObject *old = PyDict_GetItemWithError(counts, token);
-        long now = 1;
-        if (old != NULL) {
-            now += PyLong_AsLong(old);
-        } else if (PyErr_Occurred()) {
-            Py_DECREF(token);
-            goto fail;
-        }
-        PyObject *value = PyLong_FromLong(now);
-        int failed = value == NULL || PyDict_SetItem(counts, token, value) < 0;
-        Py_XDECREF(value);
+        int failed = add_count(counts, token, 1) < 0;
         Py_DECREF(token);
         if (failed) goto fail;
         i = p;
