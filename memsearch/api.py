@@ -417,7 +417,7 @@ class Memsearch:
 
         from memsearch.chunkers import chunk_file
         from memsearch.forget import FORGOTTEN_REASON, load_forget_list
-        from memsearch.indexer import LivePreview, _stamped
+        from memsearch.indexer import LivePreview, _fallback, _stamp
         from memsearch.scan import Skipped, git_commit_times, read_file
 
         full = self.vault / rel
@@ -437,7 +437,7 @@ class Memsearch:
                 times = (
                     git_commit_times(self.vault, [rel]) if not all(c.timestamp for c in parsed.chunks) else {}
                 )
-                chunks, _ = _stamped(parsed, got, times)
+                chunks, _ = _stamp(parsed.chunks, _fallback(got, times))
                 if forgotten.entities:
                     chunks = [c for c in chunks if not forgotten.names_entity(c.entities)]
             except Exception as exc:  # one file must never break the caller

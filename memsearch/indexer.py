@@ -31,7 +31,7 @@ import threading
 import time
 from array import array
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
@@ -46,7 +46,7 @@ from memsearch.index.keyword import PackedTerms, pack_terms
 from memsearch.index.vectors import VectorIndex
 from memsearch.index.versioning import IndexRepo, crashpoint
 from memsearch.lock import DEFAULT_LOCK_TIMEOUT, index_lock
-from memsearch.models import Chunk, ParsedFile, chunk_replace
+from memsearch.models import Chunk, ParsedFile, chunk_from_row, chunk_replace, chunk_row
 from memsearch.scan import (
     PREFETCH_WINDOW,
     Skipped,
@@ -1049,11 +1049,6 @@ def _chunk_files(
             yield got if isinstance(got, str) else _from_pipe(got)
 
 
-#: A chunk's fields in the order a chunking process sends them (as a plain tuple).
-_CHUNK_ORDER = tuple(f.name for f in fields(Chunk))
-_new_object = object.__new__
-
-
 def _chunk_for_pipe(task: tuple[VaultFile, Fallback], settings: Settings) -> tuple | str:
     """:func:`_chunk_or_reason` in the shape a chunking process sends it back: each chunk as a tuple
     of its fields, and the file's keyword terms flat (one tuple of terms; arrays of their weights,
@@ -1064,7 +1059,7 @@ def _chunk_for_pipe(task: tuple[VaultFile, Fallback], settings: Settings) -> tup
     if isinstance(got, str):
         return got
     parsed, terms, stamp = got
-    rows = [tuple(c.__dict__[name] for name in _CHUNK_ORDER) for c in parsed.chunks]
+    rows = [chunk_row(c) for c in parsed.chunks]
     words: list[str] = []
     weights = array("f")
     sizes = array("q")
@@ -1081,11 +1076,7 @@ def _chunk_for_pipe(task: tuple[VaultFile, Fallback], settings: Settings) -> tup
 def _from_pipe(sent: tuple) -> Chunked:
     """What :func:`_chunk_for_pipe` sent, as :func:`_chunk_or_reason` returned it."""
     (path, title, frontmatter, aliases, warnings), rows, (words, weights, sizes, lengths), stamp = sent
-    chunks = []
-    for row in rows:  # chunk_from_fields without its check: these rows hold every field, in order
-        chunk = _new_object(Chunk)
-        chunk.__dict__.update(zip(_CHUNK_ORDER, row, strict=True))
-        chunks.append(chunk)
+    chunks = [chunk_from_row(row) for row in rows]
     terms: list[PackedTerms] = []
     start = 0
     for size, length in zip(sizes, lengths, strict=True):
@@ -1101,12 +1092,6 @@ def _from_pipe(sent: tuple) -> Chunked:
         warnings=warnings,
     )
     return parsed, terms, stamp
-
-
-def _stamped(
-    pf: ParsedFile, vf: VaultFile, commit_times: dict[str, datetime]
-) -> tuple[list[Chunk], list[str] | None]:
-    return _stamp(pf.chunks, _fallback(vf, commit_times))
 
 
 def _stamp(chunks: Iterable[Chunk], fallback: Fallback) -> tuple[list[Chunk], list[str] | None]:

@@ -65,7 +65,9 @@ class Chunk:
         return hashlib.sha256(f"{self.header}\n{self.text}".encode()).hexdigest()
 
 
-CHUNK_FIELDS = frozenset(f.name for f in fields(Chunk))
+#: A chunk's fields in declaration order (the order of :func:`chunk_row`).
+CHUNK_ORDER = tuple(f.name for f in fields(Chunk))
+CHUNK_FIELDS = frozenset(CHUNK_ORDER)
 
 
 def chunk_from_fields(values: dict[str, Any]) -> Chunk:
@@ -76,6 +78,19 @@ def chunk_from_fields(values: dict[str, Any]) -> Chunk:
         return Chunk(**values)
     chunk = object.__new__(Chunk)
     chunk.__dict__.update(values)
+    return chunk
+
+
+def chunk_row(chunk: Chunk) -> tuple[Any, ...]:
+    """A chunk's fields as a plain tuple in :data:`CHUNK_ORDER` (cheap to pickle and unpickle)."""
+    values = chunk.__dict__
+    return tuple(values[name] for name in CHUNK_ORDER)
+
+
+def chunk_from_row(row: tuple[Any, ...]) -> Chunk:
+    """The chunk :func:`chunk_row` made ``row`` of (every field is there, in order: no key check)."""
+    chunk = object.__new__(Chunk)
+    chunk.__dict__.update(zip(CHUNK_ORDER, row, strict=True))
     return chunk
 
 
