@@ -2,6 +2,7 @@
 
     python eval/run.py locomo [--data PATH] [--limit-conversations N] [--limit-questions N] [--strategies ...]
     python eval/run.py beir   [--data PATH] [--limit-queries N] [--limit-docs N]
+    python eval/run.py vault  [--data FOLDER] [--classes ...] [--runs ...]
 
 Every subcommand takes ``--set key=value`` (repeatable) to override a ``memsearch.config.Settings`` field,
 so a chunking or fusion change can be measured against the defaults. See eval/README.md.
@@ -18,6 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import beir
 import harness
 import locomo
+import vault
 
 DEFAULT_DATA = harness.REPO_ROOT.parent / "shared" / "eval-data"
 
@@ -29,14 +31,15 @@ def positive_int(value: str) -> int:
     return n
 
 
-def common(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--strategies",
-        nargs="+",
-        choices=harness.RUNS,
-        default=list(harness.RUNS),
-        help="runs to measure: each strategy alone and/or 'fused' (default: all five)",
-    )
+def common(parser: argparse.ArgumentParser, strategies: bool = True) -> None:
+    if strategies:
+        parser.add_argument(
+            "--strategies",
+            nargs="+",
+            choices=harness.RUNS,
+            default=list(harness.RUNS),
+            help="runs to measure: each strategy alone and/or 'fused' (default: all five)",
+        )
     parser.add_argument(
         "--set",
         action="append",
@@ -86,6 +89,23 @@ def build_parser() -> argparse.ArgumentParser:
     )
     common(be)
     be.set_defaults(func=beir.main)
+
+    va = sub.add_parser("vault", help="an agent's vault: hit@1/3/10 and MRR@10 by question class, ablations")
+    va.add_argument(
+        "--data",
+        help="a folder with vault/ and queries.jsonl (default: the vault eval/ownvault generates)",
+    )
+    va.add_argument("--classes", nargs="+", choices=vault.CLASSES, help="only these question classes")
+    va.add_argument("--limit-queries", type=positive_int, help="only the first N questions")
+    va.add_argument(
+        "--runs",
+        nargs="+",
+        choices=vault.RUNS,
+        default=list(vault.RUNS),
+        help="fused, each strategy alone, fused without one (-graph ...); default: all nine",
+    )
+    common(va, strategies=False)
+    va.set_defaults(func=vault.main)
     return parser
 
 
