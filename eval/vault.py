@@ -148,10 +148,11 @@ def evaluate(
     files = {p.relative_to(vault).as_posix(): p.read_text(encoding="utf-8") for p in vault.rglob("*.md")}
     index_dir = work_dir / f"index-{harness.index_fingerprint(settings)}"
     log(f"[vault] indexing {len(files)} files ...")
-    stats = harness.ensure_index(
-        backend, vault, files, settings, index_dir, work_dir / "embeddings", reindex
+    stats = harness.ensure_index(backend, vault, files, settings, index_dir, work_dir / "embeddings", reindex)
+    log(
+        f"[vault] {stats.chunks} chunks, "
+        + ("index reused" if stats.reused else f"{stats.wall_seconds:.1f}s")
     )
-    log(f"[vault] {stats.chunks} chunks, " + ("index reused" if stats.reused else f"{stats.wall_seconds:.1f}s"))
     engine = backend.open(vault, settings, index_dir)
     by_run: dict[str, Any] = {}
     per_query: list[dict[str, Any]] = []
@@ -189,11 +190,10 @@ def evaluate(
         if outcomes.get("update"):
             figures["update"]["old_first"] = sum(bool(o.get("old_first")) for o in outcomes["update"])
         if outcomes.get("territory"):
-            figures["territory"]["also_first"] = sum(
-                bool(o.get("also_first")) for o in outcomes["territory"]
-            )
+            figures["territory"]["also_first"] = sum(bool(o.get("also_first")) for o in outcomes["territory"])
         by_run[run] = {"classes": figures, "latency": latency.summary()}
-        log(f"[vault] {run}: hit@3 {figures['overall'].get('hit@3')}, MRR@10 {figures['overall'].get('mrr@10')}")
+        overall = figures["overall"]
+        log(f"[vault] {run}: hit@3 {overall.get('hit@3')}, MRR@10 {overall.get('mrr@10')}")
     close = getattr(engine, "close", None)
     if callable(close):
         close()
@@ -272,10 +272,23 @@ def report(summary: Mapping[str, Any]) -> str:
                 extra = f"old note first in {f['old_first']}"
             if c == "territory" and "also_first" in f:
                 extra = f"other note first in {f['also_first']}"
-            rows.append([c, f.get("n"), fmt(f.get("hit@1")), fmt(f.get("hit@3")), fmt(f.get("hit@10")),
-                         fmt(f.get("mrr@10")), extra])
-        lines += ["## fused", "", harness.markdown_table(
-            ["class", "n", "hit@1", "hit@3", "hit@10", "MRR@10", ""], rows), ""]
+            rows.append(
+                [
+                    c,
+                    f.get("n"),
+                    fmt(f.get("hit@1")),
+                    fmt(f.get("hit@3")),
+                    fmt(f.get("hit@10")),
+                    fmt(f.get("mrr@10")),
+                    extra,
+                ]
+            )
+        lines += [
+            "## fused",
+            "",
+            harness.markdown_table(["class", "n", "hit@1", "hit@3", "hit@10", "MRR@10", ""], rows),
+            "",
+        ]
     lines += ["## hit@3 by run (each strategy alone, then fused without it)", ""]
     head = ["class", *runs]
     rows = [[c, *(fmt(r["classes"].get(c, {}).get("hit@3")) for r in runs.values())] for c in classes]
@@ -284,8 +297,10 @@ def report(summary: Mapping[str, Any]) -> str:
     lines += ["## MRR@10 by run", "", harness.markdown_table(head, rows), ""]
     sig = summary["signal"]
     lines += ["## signal (fused)", ""]
-    rows = [[c, *(counts.get(level, 0) for level in ("strong", "thin", "none", "absent"))]
-            for c, counts in sig["by_class"].items()]
+    rows = [
+        [c, *(counts.get(level, 0) for level in ("strong", "thin", "none", "absent"))]
+        for c, counts in sig["by_class"].items()
+    ]
     lines += [harness.markdown_table(["class", "strong", "thin", "none", "absent"], rows), ""]
     lines.append(
         f"none class flagged none or thin: {fmt(sig['none_flagged_none_or_thin'])}; "
@@ -295,7 +310,9 @@ def report(summary: Mapping[str, Any]) -> str:
     lines.append(f"top score, none class: {sig['top_score_none']}; answerable: {sig['top_score_answerable']}")
     lat = [r["latency"] for r in runs.values() if r["latency"].get("queries")]
     if fused and fused["latency"].get("queries"):
-        lines.append(f"fused latency ms p50/p95 excl. embed: {harness.fmt_ms(fused['latency'], 'excl_embed_ms')}")
+        lines.append(
+            f"fused latency ms p50/p95 excl. embed: {harness.fmt_ms(fused['latency'], 'excl_embed_ms')}"
+        )
     lines += harness.health_lines(runs) if lat else []
     return "\n".join(lines)
 
@@ -311,10 +328,12 @@ def main(args: Any, backend: Backend | None = None) -> dict[str, Any]:
         queries = [q for q in queries if q["class"] in args.classes]
     if args.limit_queries:
         queries = queries[: args.limit_queries]
-    content_hash = harness.hash_files(sorted((data / "vault").rglob("*.md")) + [queries_path])
+    content_hash = harness.hash_files([*sorted((data / "vault").rglob("*.md")), queries_path])
     settings = harness.apply_overrides(harness.default_settings(), harness.parse_overrides(args.set or []))
     counts = Counter(q["class"] for q in queries)
-    log(f"[vault] {data}: {len(queries)} questions ({', '.join(f'{c} {n}' for c, n in sorted(counts.items()))})")
+    log(
+        f"[vault] {data}: {len(queries)} questions ({', '.join(f'{c} {n}' for c, n in sorted(counts.items()))})"
+    )
     work_dir = harness.dataset_cache_dir(cache, "vault", data, content_hash)
     meta = harness.run_metadata("vault", data, content_hash, settings, args)
     summary = evaluate(

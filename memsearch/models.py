@@ -178,14 +178,43 @@ class Health:
 
 
 @dataclass(frozen=True)
+class Evidence:
+    """What the signal (:mod:`memsearch.resonance`) is read from; ``None`` where the strategy behind a figure did not run."""
+
+    results: int
+    informative_terms: int = 0
+    missing_share: float | None = None
+    coverage: float | None = None  # the keyword head's share of an ideal match of every term
+    semantic_z: float | None = None
+    window_entries: int | None = None  # dated chunks inside the query's window
+    entities: int = 0  # known entities the query names
+
+    def to_dict(self) -> dict[str, Any]:
+        return {k: (round(v, 4) if isinstance(v, float) else v) for k, v in asdict(self).items()}
+
+
+@dataclass(frozen=True)
+class Signal:
+    level: str  # strong | thin | none
+    reason: str
+    evidence: Evidence
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"level": self.level, "reason": self.reason, "evidence": self.evidence.to_dict()}
+
+
+@dataclass(frozen=True)
 class SearchResponse:
     query: str
     results: tuple[Result, ...]
     health: Health
+    signal: Signal | None = None  # whether anything resonates (memsearch.resonance)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "query": self.query,
-            "health": self.health.to_dict(),
-            "results": [r.to_dict() for r in self.results],
-        }
+        data: dict[str, Any] = {"query": self.query}
+        if self.signal is not None:
+            data["signal"] = self.signal.level
+            data["signal_reason"] = self.signal.reason
+        data["health"] = self.health.to_dict()
+        data["results"] = [r.to_dict() for r in self.results]
+        return data

@@ -16,7 +16,8 @@ from memsearch.fusion import Fused, FusedList, list_confidence, max_possible, rr
 from memsearch.index.store import IndexData
 from memsearch.models import Health, Hit, Result, SearchResponse
 from memsearch.query import Filters, ParsedQuery
-from memsearch.tokenize import tokenize
+from memsearch.query_terms import ENTRY_DATE_SOURCES, asks_for_event, term_weights
+from memsearch.resonance import Evidence, judge
 
 STRATEGIES: tuple[str, ...] = ("semantic", "keyword", "graph", "time")
 #: Recency with no date in the query is a prior, not evidence: it only reorders what the
@@ -35,6 +36,9 @@ def window_weight(start: datetime, end: datetime) -> float:
         return 1.0
     return 1.0 + math.log(WINDOW_FULL_WEIGHT_DAYS / days) / math.log(WINDOW_FULL_WEIGHT_DAYS)
 
+
+#: A question asking when something happened weighs dated entries up by this much.
+EVENT_ENTRY_WEIGHT = 1.25
 
 #: Lists weighed by their own confidence (the drop from their first to their tenth score). The graph
 #: walk's scores are steep by construction (direct mentions vs. hops), so its drop says nothing;
@@ -177,6 +181,9 @@ def search_index(
     notes: list[str] = []
     lists: dict[str, list[Hit]] = {}
     weights: dict[str, float] = {}
+    coverage: dict[str, float] = {}  # how much of the query's informative weight a list's head holds
+    query_weights: dict[str, float] = {}
+    missing_share: float | None = None
 
     # 1. filter
     t = time.perf_counter()
@@ -208,9 +215,13 @@ def search_index(
         timings["semantic"] = _ms(t)
     if "keyword" in wanted:
         t = time.perf_counter()
-        terms = tokenize(parsed.keyword_text)
-        if terms:
-            lists["keyword"] = index.keyword.search(terms, top_n, allowed)
+        query_weights = term_weights(parsed.keyword_text)
+        if query_weights:
+            lists["keyword"] = index.keyword.search(query_weights, top_n, allowed)
+            total, missing = index.keyword.query_weight(query_weights)
+            top = lists["keyword"][0].score if lists["keyword"] else 0.0
+            coverage["keyword"] = min(1.0, top / total) if total > 0 else 0.0
+            missing_share = missing / total if total > 0 else None
             ran.append("keyword")
         else:
             skipped["keyword"] = "the query has no searchable terms (only stopwords or punctuation)"
@@ -257,7 +268,7 @@ def search_index(
     # Confidence is relative among the evidence lists (mean 1): it moves weight from the list that
     # is unsure of its head to the one that is sure, without changing what graph and time weigh.
     peaks = {
-        name: list_confidence(lists[name], settings.confidence_depth)
+        name: list_confidence(lists[name], settings.confidence_depth) * coverage.get(name, 1.0)
         for name in lists
         if name in CONFIDENCE_WEIGHTED and settings.confidence_depth > 0
     }
@@ -268,17 +279,40 @@ def search_index(
     for name in lists:
         weights[name] = base[name] * confidence[name]
     territory_weights = {t_.label: t_.weight for t_ in settings.territories}
+    event = asks_for_event(parsed.text)
+
+    def chunk_weight(cid: int) -> float:
+        chunk = index.chunks[cid]
+        w = territory_weights.get(chunk.territory, 1.0)
+        if event and chunk.fact_type == "experience" and chunk.timestamp_source in ENTRY_DATE_SOURCES:
+            w *= EVENT_ENTRY_WEIGHT
+        return w
+
     fused = rrf(
         lists,
         k=settings.rrf_k,
         weights=weights,
-        territory_weight=lambda cid: territory_weights.get(index.chunks[cid].territory, 1.0),
+        territory_weight=chunk_weight,
         strength_mix=settings.strength_mix,
     )
     # The ceiling counts every strategy that ran, with its base weight, even one that found nothing:
     # a query only one list answers, or answers weakly, shows as a low score, a thin signal.
     ceiling = max_possible(base, list(lists), settings.rrf_k, max(territory_weights.values(), default=1.0))
     timings["fuse"] = _ms(t)
+
+    signal = judge(
+        Evidence(
+            results=len(fused),
+            informative_terms=sum(1 for w in query_weights.values() if w >= 1.0),
+            missing_share=missing_share,
+            coverage=coverage.get("keyword"),
+            semantic_z=_standout(index, lists.get("semantic"), query_embedding.vector),
+            window_entries=(
+                sum(1 for h in lists.get("time", ()) if h.score >= 1.0) if parsed.window else None
+            ),
+            entities=len(parsed.entities),
+        )
+    )
 
     # 4. group, 5. normalise
     t = time.perf_counter()
@@ -303,7 +337,15 @@ def search_index(
         notes=tuple(notes),
         timings_ms=timings,
     )
-    return SearchResponse(parsed.text, tuple(results), health)
+    return SearchResponse(parsed.text, tuple(results), health, signal=signal)
+
+
+def _standout(index: IndexData, hits: Sequence[Hit] | None, vector: np.ndarray | None) -> float | None:
+    """Standard deviations the best cosine stands above the query's cosine to the vault at large."""
+    if not hits or vector is None or index.vectors is None:
+        return None
+    mean, std = index.vectors.background(vector)
+    return (hits[0].score - mean) / std if std > 0 else None
 
 
 def _results(

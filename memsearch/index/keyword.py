@@ -176,15 +176,20 @@ class KeywordIndex:
             cached = self._cache[term] = (ids, tfs)
         return cached
 
-    def scores(self, query_terms: Iterable[str]) -> np.ndarray:
-        """BM25 score of every chunk id (0 where no term matched)."""
+    def scores(self, query_terms: Iterable[str] | Mapping[str, float]) -> np.ndarray:
+        """BM25 score of every chunk id (0 where no term matched).
+
+        ``query_terms`` is the query's terms (a repeat counts again) or a term -> weight map
+        (:func:`memsearch.query_terms.term_weights`), which scales each term's part of the score.
+        """
         n_docs = len(self)
         out = np.zeros(len(self._doc_len), dtype=np.float32)
         if n_docs == 0:
             return out
         avgdl = max(self._total_len / n_docs, 1e-9)
         k1, b = self.k1, self.b
-        for term, qtf in _counts(query_terms).items():
+        weighted = query_terms if isinstance(query_terms, Mapping) else _counts(query_terms)
+        for term, qtf in weighted.items():
             arrays = self._posting_arrays(term)
             if arrays is None:
                 continue
@@ -194,7 +199,26 @@ class KeywordIndex:
             out[ids] += qtf * idf * tfs * (k1 + 1.0) / (tfs + norm)
         return out
 
-    def search(self, query_terms: list[str], k: int, allowed: np.ndarray | None = None) -> list[Hit]:
+    def query_weight(self, query_terms: Mapping[str, float]) -> tuple[float, float]:
+        """(total, missing): the query's weight (each term's weight times its idf) and the part of
+        it in terms no chunk holds (they count at the highest idf: the rarest word of all).
+
+        ``total`` is also the score of a chunk of average length holding every term once, so a
+        hit's score over it is how much of the query it covers.
+        """
+        n_docs = len(self)
+        total = missing = 0.0
+        for term, weight in query_terms.items():
+            arrays = self._posting_arrays(term) if n_docs else None
+            part = weight * self.idf(n_docs, 0 if arrays is None else len(arrays[0]))
+            total += part
+            if arrays is None:
+                missing += part
+        return total, missing
+
+    def search(
+        self, query_terms: list[str] | Mapping[str, float], k: int, allowed: np.ndarray | None = None
+    ) -> list[Hit]:
         """Top-k chunks by BM25; ``allowed`` is a boolean mask over chunk ids (filters)."""
         scores = self.scores(query_terms)
         if allowed is not None:

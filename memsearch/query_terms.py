@@ -1,0 +1,108 @@
+"""Which words of a query carry its information, and which are the question's scaffolding.
+
+"What happened with the boiler", "tell me about Dana", "which editor do I use": the words of the
+question form (``happen``, ``tell``, ``use``) are no evidence of *where* a memory lives, yet BM25
+gives a rare one a high idf, so on its own it can win a keyword hit ("happen" in a reference
+note). Each query term gets a weight: 1 for a content word, :data:`SCAFFOLD_WEIGHT` for a word of
+the question form. The words are few and generic (the verbs and nouns that frame a question to a
+memory, not any vault's vocabulary); everything else is judged by the vault's own statistics
+(BM25's idf), and :func:`coverage` says how much of the query's informative weight a hit holds.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from memsearch.tokenize import tokenize
+
+#: What a scaffolding term still counts for: enough to break ties between real matches, never
+#: enough to make a hit by itself.
+SCAFFOLD_WEIGHT = 0.1
+
+#: The words that frame a question to one's memory: asking, remembering, happening, doing,
+#: using, saying, and the vague nouns of "anything about". Stemmed as the keyword index stems.
+SCAFFOLDING_WORDS = [
+    "happen",
+    "happened",
+    "happening",
+    "happens",
+    "occur",
+    "occurred",
+    "tell",
+    "told",
+    "say",
+    "said",
+    "says",
+    "mention",
+    "mentioned",
+    "talk",
+    "talked",
+    "remember",
+    "remembered",
+    "recall",
+    "recalled",
+    "forget",
+    "forgot",
+    "forgotten",
+    "think",
+    "thought",
+    "know",
+    "knew",
+    "write",
+    "wrote",
+    "written",
+    "thing",
+    "things",
+    "stuff",
+    "anything",
+    "something",
+    "everything",
+    "lot",
+    "kind",
+    "sort",
+    "bit",
+    "ever",
+    "currently",
+    "current",
+    "moment",
+    "nowadays",
+    "recent",
+    "recently",
+    "latest",
+    "decide",
+    "decided",
+]
+
+_SCAFFOLD_TERMS = frozenset(t for word in SCAFFOLDING_WORDS for t in tokenize(word))
+
+
+def is_scaffolding(term: str) -> bool:
+    return term in _SCAFFOLD_TERMS
+
+
+def term_weights(text: str) -> dict[str, float]:
+    """The query's keyword terms, each with its weight (a repeated term counts again)."""
+    weights: dict[str, float] = {}
+    for term in tokenize(text):
+        weights[term] = weights.get(term, 0.0) + (SCAFFOLD_WEIGHT if term in _SCAFFOLD_TERMS else 1.0)
+    return weights
+
+
+def informative(weights: Mapping[str, float]) -> bool:
+    """Whether the query holds at least one content term (not only its question form)."""
+    return any(w >= 1.0 for w in weights.values())
+
+
+#: "When did the boiler break", "when was I switched on": the question asks for a dated event,
+#: which lives in an entry (a journal day, a ledger line, a dated section), not in settled notes.
+_EVENT_QUESTION = re.compile(
+    r"\b(?:when|what day|what date|which day|how long ago)\s+(?:did|was|were|had|have)\b", re.IGNORECASE
+)
+#: Timestamp sources that are the content's own date (not the file's commit or mtime).
+ENTRY_DATE_SOURCES = frozenset({"heading", "line", "filename"})
+
+
+def asks_for_event(text: str) -> bool:
+    """Whether the question asks when something happened."""
+    return _EVENT_QUESTION.search(text) is not None

@@ -1,0 +1,65 @@
+"""Whether anything resonates: the signal every response carries (``strong``, ``thin``, ``none``).
+
+The tool's promise: "No results: nothing resonates. Low scores: the signal is thin." A fused score
+cannot keep it by itself (RRF ranks whatever it is given: a query about a kayak the vault never
+mentions still has a best chunk), so the signal is read from evidence that does not depend on one
+vault's score scale:
+
+- **missing share**: of the query's informative weight (each content term's idf, question-form
+  words at a tenth), the share in words the vault never uses. A question about what is not there
+  names it, and that name is usually its rarest word.
+- **semantic standout**: how many standard deviations the best passage's cosine stands above the
+  query's cosine to the vault at large (a fixed sample of its vectors). A paraphrase shares no
+  word with its answer, but its answer stands out in meaning; a topical near-miss does not.
+- **window**: dated entries inside the time window the query names.
+
+``strong``: the vault holds most of what the query asks, or a passage stands out in meaning, or
+the query's window holds entries. ``none``: not one informative word of the query is in the vault
+and nothing stands out in meaning, or nothing matched at all; such a response carries no results
+unless they are asked for. ``thin`` otherwise: results are shown, and their weakness is said.
+"""
+
+from __future__ import annotations
+
+from memsearch.models import Evidence, Signal
+
+STRONG, THIN, NONE = "strong", "thin", "none"
+LEVELS = (STRONG, THIN, NONE)
+
+#: Under this share of its information in unknown words, the vault holds what the query asks.
+MISSING_SHARE_THIN = 0.25
+#: A best passage this many standard deviations above the background stands out in meaning.
+STANDOUT_Z = 4.5
+#: Below this, the best passage is no closer than the vault's usual neighbours of a query.
+NEAR_Z = 3.5
+#: "Every informative word is unknown", with room for float rounding.
+ALL_MISSING = 0.999
+
+
+def judge(evidence: Evidence) -> Signal:
+    """The signal of one response, with the reason in words."""
+    e = evidence
+    z = e.semantic_z
+    standout = z is not None and z >= STANDOUT_Z
+    if e.results == 0:
+        return Signal(NONE, "nothing matched the query", e)
+    if e.window_entries:
+        if e.missing_share is None or e.missing_share < MISSING_SHARE_THIN:
+            return Signal(STRONG, f"{e.window_entries} entries are dated in the query's time window", e)
+    if e.missing_share is not None and e.missing_share < MISSING_SHARE_THIN:
+        return Signal(STRONG, "the vault holds the query's informative words", e)
+    if standout:
+        return Signal(STRONG, f"a passage stands out in meaning ({z:.1f} sd above the vault at large)", e)
+    missing_all = e.missing_share is not None and e.missing_share >= ALL_MISSING
+    if missing_all and (z is None or z < NEAR_Z) and not e.entities and not e.window_entries:
+        return Signal(
+            NONE, "no informative word of the query is in the vault, and nothing is close in meaning", e
+        )
+    if e.missing_share is None:
+        return Signal(THIN, "the query has no informative words, and nothing stands out in meaning", e)
+    return Signal(
+        THIN,
+        f"{e.missing_share:.0%} of what the query asks is in words the vault never uses,"
+        " and nothing stands out in meaning",
+        e,
+    )
