@@ -179,7 +179,10 @@ class Health:
 
 @dataclass(frozen=True)
 class Evidence:
-    """What the signal (:mod:`memsearch.resonance`) is read from; ``None`` where the strategy behind a figure did not run."""
+    """What the signal (:mod:`memsearch.resonance`) is read from.
+
+    ``None`` where the strategy behind a figure did not run.
+    """
 
     results: int
     informative_terms: int = 0

@@ -35,6 +35,10 @@ class ParsedQuery:
     window: dates.TimeWindow | None
     entities: tuple[str, ...]  # entity keys named in the query
     filters: Filters = field(default_factory=Filters)
+    #: What each nickname or abbreviation of the query stands for (its entity key), searched as
+    #: keywords beside it. (Embedding the query with its glosses was measured too: it pulled the
+    #: entity's own note over the answer about as often as it helped.)
+    glosses: tuple[str, ...] = ()
 
 
 def as_datetime(value: datetime | str | None, name: str) -> datetime | None:
@@ -71,5 +75,14 @@ def parse_query(
         raise QueryError(f"fact_type {filters.fact_type!r} must be world or experience")
     window = dates.query_time_window(text, now_dt)
     keyword_text = dates.strip_time_phrase(text, window) if window else text
-    entities = tuple(graph.find_in_text(text))
-    return ParsedQuery(text, keyword_text or text, now_dt, window, entities, filters)
+    named = graph.named_in_text(text)
+    entities = tuple(dict.fromkeys(key for _, key in named if graph.known(key)))
+    # A nickname or abbreviation ("Amma", "WBH") shares no word with what it stands for, so the
+    # query's words alone cannot reach notes that use the full name; "Priya" for "Priya Raman"
+    # needs no gloss (and one would pull the person's own note over what the query asks).
+    glosses = tuple(
+        dict.fromkeys(
+            key for written, key in named if key != written and not set(written.split()) & set(key.split())
+        )
+    )
+    return ParsedQuery(text, keyword_text or text, now_dt, window, entities, filters, glosses)

@@ -12,7 +12,7 @@ memory, not any vault's vocabulary); everything else is judged by the vault's ow
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from memsearch.tokenize import tokenize
 
@@ -81,11 +81,19 @@ def is_scaffolding(term: str) -> bool:
     return term in _SCAFFOLD_TERMS
 
 
-def term_weights(text: str) -> dict[str, float]:
-    """The query's keyword terms, each with its weight (a repeated term counts again)."""
+def term_weights(text: str, glosses: Iterable[str] = ()) -> dict[str, float]:
+    """The query's keyword terms, each with its weight (a repeated term counts again).
+
+    Each gloss (what an alias of the query stands for) adds its terms sharing the weight of one
+    word: the alias was one word of the question, its expansion must not outweigh the rest.
+    """
     weights: dict[str, float] = {}
     for term in tokenize(text):
         weights[term] = weights.get(term, 0.0) + (SCAFFOLD_WEIGHT if term in _SCAFFOLD_TERMS else 1.0)
+    for gloss in glosses:
+        terms = [t for t in tokenize(gloss) if t not in _SCAFFOLD_TERMS]
+        for term in terms:
+            weights[term] = weights.get(term, 0.0) + 1.0 / len(terms)
     return weights
 
 

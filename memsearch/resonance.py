@@ -43,9 +43,8 @@ def judge(evidence: Evidence) -> Signal:
     standout = z is not None and z >= STANDOUT_Z
     if e.results == 0:
         return Signal(NONE, "nothing matched the query", e)
-    if e.window_entries:
-        if e.missing_share is None or e.missing_share < MISSING_SHARE_THIN:
-            return Signal(STRONG, f"{e.window_entries} entries are dated in the query's time window", e)
+    if e.window_entries and (e.missing_share is None or e.missing_share < MISSING_SHARE_THIN):
+        return Signal(STRONG, f"{e.window_entries} entries are dated in the query's time window", e)
     if e.missing_share is not None and e.missing_share < MISSING_SHARE_THIN:
         return Signal(STRONG, "the vault holds the query's informative words", e)
     if standout:

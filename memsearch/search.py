@@ -215,7 +215,7 @@ def search_index(
         timings["semantic"] = _ms(t)
     if "keyword" in wanted:
         t = time.perf_counter()
-        query_weights = term_weights(parsed.keyword_text)
+        query_weights = term_weights(parsed.keyword_text, parsed.glosses)
         if query_weights:
             lists["keyword"] = index.keyword.search(query_weights, top_n, allowed)
             total, missing = index.keyword.query_weight(query_weights)

@@ -88,8 +88,10 @@ def _chunk_file(rel_path: str, text: str, settings: Settings) -> ParsedFile:
 
     fact_type = _fact_type(fm.data, territory.fact_type)
     file_date = _file_date(rel_path, fm.data)
-    fm_entities, aliases = ent.frontmatter_entities(fm.data, title=title)
-    vocab = ent.vocabulary("\n".join(lines[fm.body_start :]))
+    fm_entities, fm_aliases = ent.frontmatter_entities(fm.data, title=title)
+    body_text = "\n".join(lines[fm.body_start :])
+    aliases = {**ent.prose_aliases(body_text), **fm_aliases}  # frontmatter says it first
+    vocab = ent.vocabulary(body_text)
 
     chunks = []
     for piece in pieces:

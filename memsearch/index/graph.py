@@ -127,20 +127,26 @@ class EntityGraph:
 
     def find_in_text(self, text: str) -> list[str]:
         """Entity keys named in free text (a query): longest n-gram matches, aliases resolved."""
+        return list(dict.fromkeys(key for _, key in self.named_in_text(text)))
+
+    def named_in_text(self, text: str) -> list[tuple[str, str]]:
+        """(name as the text writes it, normalised; entity key) for each entity or alias the text
+        names, longest n-gram first. An alias resolves to its key even where no chunk names the
+        thing under that key (a glossary's "PTS" stands for "put to sleep")."""
         words = [w.strip(".'-") for w in _WORD.findall(text)]
-        found: list[str] = []
+        found: list[tuple[str, str]] = []
         i = 0
         while i < len(words):
             for span in range(min(MAX_ENTITY_WORDS, len(words) - i), 0, -1):
                 candidate = normalize(" ".join(words[i : i + span]))
-                key = self._aliases.get(candidate, candidate)
-                if key in self._chunks:
-                    found.append(key)
+                key = self._aliases.get(candidate)
+                if key is not None or candidate in self._chunks:
+                    found.append((candidate, key or candidate))
                     i += span
                     break
             else:
                 i += 1
-        return list(dict.fromkeys(found))
+        return found
 
     def idf(self, key: str) -> float:
         n = max(len(self._chunk_entities), 1)
