@@ -331,9 +331,8 @@ def main(args: Any, backend: Backend | None = None) -> dict[str, Any]:
     content_hash = harness.hash_files([*sorted((data / "vault").rglob("*.md")), queries_path])
     settings = harness.apply_overrides(harness.default_settings(), harness.parse_overrides(args.set or []))
     counts = Counter(q["class"] for q in queries)
-    log(
-        f"[vault] {data}: {len(queries)} questions ({', '.join(f'{c} {n}' for c, n in sorted(counts.items()))})"
-    )
+    by_class = ", ".join(f"{c} {n}" for c, n in sorted(counts.items()))
+    log(f"[vault] {data}: {len(queries)} questions ({by_class})")
     work_dir = harness.dataset_cache_dir(cache, "vault", data, content_hash)
     meta = harness.run_metadata("vault", data, content_hash, settings, args)
     summary = evaluate(
