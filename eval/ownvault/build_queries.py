@@ -22,8 +22,8 @@ if str(HERE) not in sys.path:
 
 import itertools
 
-import _common  # noqa: E402
-import _questions  # noqa: E402
+import _common
+import _questions
 
 CLASSES = ("exact", "paraphrase", "entity_chain", "alias", "temporal", "update", "territory", "none")
 CLASS_RANGE = (20, 26)

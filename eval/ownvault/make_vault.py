@@ -20,14 +20,14 @@ sys.dont_write_bytecode = True  # keep the source folder clean
 if str(HERE) not in sys.path:
     sys.path.insert(0, str(HERE))
 
-import _common  # noqa: E402
-import _world_archive_lit  # noqa: E402
-import _world_aster  # noqa: E402
-import _world_journal_a  # noqa: E402
-import _world_journal_b  # noqa: E402
-import _world_ref_people  # noqa: E402
-import _world_ref_things  # noqa: E402
-import _world_system  # noqa: E402
+import _common
+import _world_archive_lit
+import _world_aster
+import _world_journal_a
+import _world_journal_b
+import _world_ref_people
+import _world_ref_things
+import _world_system
 
 MODULES = (_world_system, _world_ref_people, _world_ref_things, _world_journal_a, _world_journal_b,
            _world_aster, _world_archive_lit)
