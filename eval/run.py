@@ -102,7 +102,7 @@ def build_parser() -> argparse.ArgumentParser:
         nargs="+",
         choices=vault.RUNS,
         default=list(vault.RUNS),
-        help="fused, each strategy alone, fused without one (-graph ...); default: all nine",
+        help="fused, each strategy alone, fused without one (no-graph ...); default: all nine",
     )
     common(va, strategies=False)
     va.set_defaults(func=vault.main)

@@ -9,7 +9,7 @@ Classes: exact, paraphrase, entity_chain, alias, temporal, update, territory (an
 ``chunks=False`` (one result a file), as an agent's tool asks.
 
 Runs: ``fused`` (the engine's default), each strategy alone, and ``fused`` without each strategy in
-turn (``-graph`` ...): the ablation says what each strategy adds. Figures per class: hit@1, hit@3,
+turn (``no-graph`` ...): the ablation says what each strategy adds. Figures per class: hit@1, hit@3,
 hit@10 (a gold file among the first k files) and MRR@10; for ``update``, how often an ``old`` note
 outranks every gold note; for ``territory``, how often an ``also`` note outranks every gold note.
 
@@ -36,7 +36,7 @@ STRATEGIES = harness.STRATEGIES
 ANSWERABLE = ("exact", "paraphrase", "entity_chain", "alias", "temporal", "update", "territory")
 CLASSES = (*ANSWERABLE, "none")
 #: Runs in the order they are reported: the engine, each strategy alone, the engine less each one.
-RUNS = ("fused", *STRATEGIES, *(f"-{s}" for s in STRATEGIES))
+RUNS = ("fused", *STRATEGIES, *(f"no-{s}" for s in STRATEGIES))
 SEARCH_K = 10
 OWN_VAULT_SCRIPTS = harness.REPO_ROOT / "eval" / "ownvault"
 
@@ -45,8 +45,8 @@ def strategies_for(run: str) -> tuple[str, ...] | None:
     """The strategies a run asks for (None: the engine's default, all of them)."""
     if run == "fused":
         return None
-    if run.startswith("-"):
-        return tuple(s for s in STRATEGIES if s != run[1:])
+    if run.startswith("no-"):
+        return tuple(s for s in STRATEGIES if s != run[3:])
     return (run,)
 
 

@@ -39,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from memsearch.chunkers import chunk_file
+from memsearch.chunkers import CHUNKER_VERSION, chunk_file
 from memsearch.config import Settings
 from memsearch.index import store
 from memsearch.index.keyword import PackedTerms, pack_terms
@@ -1303,6 +1303,7 @@ def _vectors(
 
 def _settings_fingerprint(settings: Settings) -> str:
     shape = (
+        CHUNKER_VERSION,
         settings.territories,
         settings.max_chunk_chars,
         settings.context_neighbours,

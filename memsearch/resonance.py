@@ -29,7 +29,7 @@ LEVELS = (STRONG, THIN, NONE)
 #: Under this share of its information in unknown words, the vault holds what the query asks.
 MISSING_SHARE_THIN = 0.25
 #: A best passage this many standard deviations above the background stands out in meaning.
-STANDOUT_Z = 4.5
+STANDOUT_Z = 5.0
 #: Below this, the best passage is no closer than the vault's usual neighbours of a query.
 NEAR_Z = 3.5
 #: "Every informative word is unknown", with room for float rounding.

@@ -32,7 +32,12 @@ from memsearch.config import Settings
 from memsearch.errors import ChunkingError
 from memsearch.models import FACT_TYPES, ParsedFile, chunk_from_fields
 
-__all__ = ["STRATEGIES", "chunk_file"]
+__all__ = ["CHUNKER_VERSION", "STRATEGIES", "chunk_file"]
+
+#: Raised whenever the same file gives other chunks than before (boundaries, entities, aliases):
+#: an index made by an older chunker is then chunked again in full by the next run.
+#: 2: a note's own name among its entities; aliases its prose defines.
+CHUNKER_VERSION = 2
 
 STRATEGIES: dict[str, Callable[[Doc], list[Segment]]] = {
     "sections": sections.segments,
@@ -89,6 +94,9 @@ def _chunk_file(rel_path: str, text: str, settings: Settings) -> ParsedFile:
     fact_type = _fact_type(fm.data, territory.fact_type)
     file_date = _file_date(rel_path, fm.data)
     fm_entities, fm_aliases = ent.frontmatter_entities(fm.data, title=title)
+    identity = note_identity(rel_path, strategy, title)
+    if identity:
+        fm_entities = [identity, *fm_entities]
     body_text = "\n".join(lines[fm.body_start :])
     aliases = {**ent.prose_aliases(body_text), **fm_aliases}  # frontmatter says it first
     vocab = ent.vocabulary(body_text)
@@ -123,6 +131,22 @@ def _chunk_file(rel_path: str, text: str, settings: Settings) -> ParsedFile:
         chunks=tuple(chunks),
         warnings=tuple(warnings),
     )
+
+
+def note_identity(rel_path: str, strategy: str, title: str = "") -> str | None:
+    """The entity a note *is*: its file name, as a ``[[wikilink]]`` or a markdown link to it names it.
+
+    Every chunk of the note carries it, so a link to the note connects to all of it in the graph
+    (a link from a project note reaches the component note's sections, and their links beyond).
+    Dated entries (a journal day, a ledger month) are events, not subjects: their names are dates.
+    """
+    if strategy in _DATED_ENTRIES:
+        return None
+    stem = PurePosixPath(rel_path).stem
+    if dates.date_from_filename(rel_path) is not None or not any(ch.isalpha() for ch in stem):
+        return None
+    # Shown as the note's title where the title is the same name ("Redflag" for redflag.md).
+    return title if ent.normalize_entity(title) == ent.normalize_entity(stem) else stem
 
 
 def _title(rel_path: str, fm: dict[str, Any], doc: Doc) -> tuple[str, int | None]:
