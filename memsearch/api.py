@@ -258,8 +258,13 @@ class Memsearch:
         entities: Sequence[str] | str | None = None,
         since: datetime | str | None = None,
         until: datetime | str | None = None,
+        all_results: bool = False,
     ) -> SearchResponse:
-        """Ranked pointers (path, lines, score, ...) to where the memory lives; never the content."""
+        """Ranked pointers (path, lines, score, ...) to where the memory lives; never the content.
+
+        Every response carries a signal (``response.signal``: strong, thin or none, with its
+        reason); when nothing resonates (none) it has no results unless ``all_results``.
+        """
         if isinstance(entities, str):
             entities = [entities]
         if not isinstance(k, int) or k < 1:
@@ -285,6 +290,7 @@ class Memsearch:
                 chunks=chunks,
                 explain=explain,
                 strategies=wanted,
+                all_results=all_results,
             )
 
     # -- keeping the index fresh -----------------------------------------------------------------

@@ -137,6 +137,12 @@ def _search_options(f):
         click.option(
             "--explain", is_flag=True, help="Show each strategy's rank, raw score and RRF contribution."
         ),
+        click.option(
+            "--all",
+            "all_results",
+            is_flag=True,
+            help="Show results even when nothing resonates (signal none).",
+        ),
         click.option("--now", help="Reference time (ISO) for recency and relative dates."),
         click.option("--territory", help="Only this path prefix or territory (e.g. journal/)."),
         click.option("--fact-type", type=click.Choice(["world", "experience"]), help="Only this fact type."),
@@ -176,6 +182,7 @@ def search(
     fmt: str | None,
     chunks: bool,
     explain: bool,
+    all_results: bool,
     now: str | None,
     territory: str | None,
     fact_type: str | None,
@@ -194,6 +201,7 @@ def search(
     common: dict[str, Any] = {
         "chunks": chunks,
         "explain": explain,
+        "all_results": all_results,
         "now": now,
         "territory": territory,
         "fact_type": fact_type,
@@ -336,6 +344,11 @@ def _print_response(data: dict[str, Any], fmt: str | None, explain: bool) -> Non
     elif fmt == "files":
         for r in data["results"]:
             click.echo(f"{r['path']}:{r['start_line']}-{r['end_line']}\t{r['score']:.3f}")
+            if explain and r.get("explanation"):
+                _print_explanation(r["explanation"])
+        if data.get("signal") not in (None, "strong"):
+            # Paths stay alone on stdout (for pipes); the weakness is said beside them.
+            click.echo(f"signal {data['signal']}: {data.get('signal_reason', '')}", err=True)
     else:
         _print_table(data, explain)
     for name, why in data["health"]["failed"].items():
@@ -369,9 +382,30 @@ def _run_batch(search_fn, batch, k: int, common: dict[str, Any]) -> None:
         click.echo(json.dumps(out, ensure_ascii=False))
 
 
+def _print_explanation(explanation: dict[str, Any]) -> None:
+    """Each strategy's rank, raw score, weight (with the confidence in it), RRF contribution and
+    part of the shown score; the parts add up to the score unless it was capped."""
+    for name, part in explanation["strategies"].items():
+        click.echo(
+            f"      {name:<8} rank {part['rank']:>3}  raw {part['raw_score']:.4f}"
+            f"  weight {part['weight']:.2f} (confidence {part.get('confidence', 1.0):.2f})"
+            f"  contribution {part['contribution']:.5f}  shown {part.get('shown', 0.0):.3f}"
+        )
+    score = explanation.get("score", {})
+    capped = " (capped: at 1, or at the result above)" if score.get("capped") else ""
+    click.echo(
+        f"      territory weight {explanation['territory_weight']}; shown score {score.get('shown', 0):.3f}"
+        f" = sum of shown parts {score.get('sum_of_parts', 0):.3f}{capped}"
+    )
+
+
 def _print_table(data: dict[str, Any], explain: bool) -> None:
+    signal = data.get("signal")
     if not data["results"]:
-        click.echo("no results: nothing resonates with this query")
+        reason = f" ({data['signal_reason']})" if signal == "none" and data.get("signal_reason") else ""
+        click.echo(f"no results: nothing resonates with this query{reason}")
+    elif signal == "thin":
+        click.echo(f"the signal is thin: {data.get('signal_reason', '')}")
     for i, r in enumerate(data["results"], 1):
         when = (r.get("timestamp") or "")[:10]
         ents = ", ".join(r["entities"][:4])
@@ -384,12 +418,7 @@ def _print_table(data: dict[str, Any], explain: bool) -> None:
         if ents:
             click.echo(f"      entities: {ents}")
         if explain and r.get("explanation"):
-            for name, part in r["explanation"]["strategies"].items():
-                click.echo(
-                    f"      {name:<8} rank {part['rank']:>3}  raw {part['raw_score']:.4f}"
-                    f"  weight {part['weight']:.2f}  contribution {part['contribution']:.5f}"
-                )
-            click.echo(f"      territory weight {r['explanation']['territory_weight']}")
+            _print_explanation(r["explanation"])
     h = data["health"]
     click.echo(f"ran: {', '.join(h['ran']) or 'none'}; {h['timings_ms'].get('total', 0):.1f} ms", err=True)
     for name, why in h["skipped"].items():

@@ -36,6 +36,7 @@ SEARCH_KEYS = (
     "strategies",
     "chunks",
     "explain",
+    "all_results",
 )
 DEFAULT_K = 10  # memsearch.config.DEFAULT_K (not imported: that module costs milliseconds)
 
@@ -244,7 +245,7 @@ def search_arguments(
         ):
             raise BadRequest(f"{key} must be a list of strings (got {type(value).__name__})")
         options[key] = value or None
-    for key in ("chunks", "explain"):
+    for key in ("chunks", "explain", "all_results"):
         value = request.get(key)
         if value is not None and not isinstance(value, bool):
             raise BadRequest(f"{key} must be true or false (got {type(value).__name__})")

@@ -17,7 +17,7 @@ from memsearch.index.store import IndexData
 from memsearch.models import Health, Hit, Result, SearchResponse
 from memsearch.query import Filters, ParsedQuery
 from memsearch.query_terms import ENTRY_DATE_SOURCES, asks_for_event, term_weights
-from memsearch.resonance import Evidence, judge
+from memsearch.resonance import NONE, Evidence, judge
 
 STRATEGIES: tuple[str, ...] = ("semantic", "keyword", "graph", "time")
 #: Recency with no date in the query is a prior, not evidence: it only reorders what the
@@ -153,6 +153,7 @@ def search_index(
     chunks: bool = False,
     explain: bool = False,
     strategies: Sequence[str] | None = None,
+    all_results: bool = False,
 ) -> SearchResponse:
     """Run one query against a loaded index.
 
@@ -165,6 +166,8 @@ def search_index(
     3. fuse: weighted reciprocal-rank fusion x the territory's ontological weight
     4. group: one result per file (its best chunk's anchor) unless ``chunks``
     5. normalise: score / the best score possible, so 0..1 and a low score means a thin signal
+    6. resonate: the signal (strong / thin / none, :mod:`memsearch.resonance`); a response whose
+       signal is none carries no results unless ``all_results``
     """
     started = time.perf_counter()
     timings: dict[str, float] = {"embed": query_embedding.ms}
@@ -300,6 +303,22 @@ def search_index(
     ceiling = max_possible(base, list(lists), settings.rrf_k, max(territory_weights.values(), default=1.0))
     timings["fuse"] = _ms(t)
 
+    # 4. group, 5. normalise
+    t = time.perf_counter()
+    results = _results(
+        index,
+        fused,
+        k,
+        ceiling,
+        chunks=chunks,
+        explain=explain,
+        weights=weights,
+        query_entities=parsed.entities,
+        confidence=confidence,
+    )
+    timings["group"] = _ms(t)
+
+    # 6. resonate
     signal = judge(
         Evidence(
             results=len(fused),
@@ -313,20 +332,8 @@ def search_index(
             entities=len(parsed.entities),
         )
     )
-
-    # 4. group, 5. normalise
-    t = time.perf_counter()
-    results = _results(
-        index,
-        fused,
-        k,
-        ceiling,
-        chunks=chunks,
-        explain=explain,
-        weights=weights,
-        query_entities=parsed.entities,
-    )
-    timings["group"] = _ms(t)
+    if signal.level == NONE and not all_results:
+        results = []
     timings["total"] = _ms(started) + query_embedding.ms
     health = Health(
         ran=tuple(ran),
@@ -385,8 +392,10 @@ def _results(
     previous = 1.0
     for f, count in picked:
         chunk = index.chunks[f.chunk_id]
+        parts = shown_parts(f, confidence, ceiling)
         # Shown scores follow the ranking: a result never shows more than the one above it.
-        shown = previous = min(previous, display_score(f, confidence, ceiling))
+        unranked = min(1.0, sum(parts.values()))
+        shown = previous = min(previous, unranked)
         explanation = None
         if explain:
             explanation = {
@@ -394,6 +403,13 @@ def _results(
                 "fused_score": f.score,
                 "territory_weight": f.territory_weight,
                 "max_possible": ceiling,
+                # How the shown score is made: the strategies' shown parts add up to it, unless it
+                # was capped at 1 or at the score of the result above.
+                "score": {
+                    "shown": round(shown, 4),
+                    "sum_of_parts": round(sum(parts.values()), 4),
+                    "capped": shown < sum(parts.values()) - 1e-9,
+                },
                 "strategies": {
                     c.strategy: {
                         "rank": c.rank,
@@ -401,6 +417,7 @@ def _results(
                         "weight": round(weights.get(c.strategy, 1.0), 4),
                         "confidence": round(confidence.get(c.strategy, 1.0), 4),
                         "contribution": c.contribution,
+                        "shown": round(parts[c.strategy], 4),
                     }
                     for c in f.contributions
                 },
@@ -426,22 +443,23 @@ def _results(
     return results
 
 
-def display_score(fused: Fused, confidence: dict[str, float], ceiling: float) -> float:
-    """The 0..1 score shown with a result: its evidence over the most any chunk could have.
+def shown_parts(fused: Fused, confidence: dict[str, float], ceiling: float) -> dict[str, float]:
+    """Each strategy's part of the 0..1 score shown with a result; the score is their sum (at most 1).
 
-    Ranking uses per-query confidence; the shown score does not (a list that is the only one to
-    answer gets no bonus here), and a semantic hit counts in proportion to its cosine similarity,
-    the one absolute signal there is: nearest is not the same as near.
+    The ranking uses the per-query confidence; the shown score takes it out (a list that is the
+    only one to answer gets no bonus here) and counts a semantic hit in proportion to its cosine,
+    the one absolute signal there is: nearest is not the same as near. Over the ceiling (a chunk
+    ranked first by every strategy that ran, in the weightiest territory), so 0..1.
     """
     if ceiling <= 0:
-        return 0.0
-    total = 0.0
+        return {c.strategy: 0.0 for c in fused.contributions}
+    parts: dict[str, float] = {}
     for c in fused.contributions:
         part = c.contribution / max(confidence.get(c.strategy, 1.0), 1e-9)
         if c.strategy == "semantic":
             part *= min(max(c.raw_score, 0.0), 1.0)
-        total += part
-    return min(1.0, total / ceiling)
+        parts[c.strategy] = part / ceiling
+    return parts
 
 
 def _ms(since: float) -> float:

@@ -59,8 +59,10 @@ MEMORY_SEARCH_DESCRIPTION = (
     "'in 2024') are understood. Filters narrow the search: fact_type 'world' (settled knowledge: "
     "people, projects, technical facts) or 'experience' (lived events, conversations, reflections); "
     "entities (each one must be named by the memory); territory (a folder such as 'journal/'); "
-    "since/until (ISO dates). Every answer has `ok` and a `message`: read the message, it says when "
-    "nothing matched, when part of the search was degraded, or what to do about an error."
+    "since/until (ISO dates). Every answer has `ok`, a `signal` ('strong', 'thin' or 'none', with "
+    "`signal_reason`) and a `message`: read the message, it says when nothing resonates (no "
+    "results), when the signal is thin (low scores: treat the results as guesses), when part of "
+    "the search was degraded, or what to do about an error."
 )
 
 MEMORY_OPEN_DESCRIPTION = (
@@ -556,15 +558,20 @@ class MemoryTools:
         degraded = _degradation(health)
         warnings = degraded + list(health.get("notes", [])) + warnings
         active = {name: value for name, value in filters.items() if value}
+        signal, reason = data.get("signal"), data.get("signal_reason")
         if data["results"]:
             status = "ok"
             message = (
                 f"{len(data['results'])} memories found, best first;"
                 " open one with memory_open(path=<its ref>) to read it"
             )
+            if signal == "thin":
+                message = f"low scores: the signal is thin ({reason}); {message}"
         else:
             status = "no_results"
             message = NO_RESULTS
+            if signal == "none" and reason:
+                message += f" ({reason})"
             if active:
                 used = ", ".join(f"{n}={v}" for n, v in active.items())
                 message += f" with these filters ({used}); try without them"

@@ -163,11 +163,21 @@ def test_window_weight_grows_as_the_window_narrows():
 
 
 def test_a_low_score_means_a_thin_signal(engine):
-    nonsense = engine.search("xylophone quantum banana", k=3, now=NOW)
+    nonsense = engine.search("xylophone quantum banana", k=3, now=NOW, all_results=True)
     strong = engine.search("Ed25519 signing keys rotation", k=3, now=NOW)
+    assert nonsense.signal.level == "none" and strong.signal.level == "strong"
     assert nonsense.results[0].score < 0.35
     assert strong.results[0].score > 0.6
     assert nonsense.results[0].score < strong.results[0].score / 2
+
+
+def test_when_nothing_resonates_the_response_says_so_and_holds_no_results(engine):
+    response = engine.search("xylophone quantum banana", k=3, now=NOW)
+    assert response.results == ()
+    assert response.signal.level == "none" and "no informative word" in response.signal.reason
+    data = response.to_dict()
+    assert data["signal"] == "none" and data["signal_reason"] == response.signal.reason
+    assert engine.search("xylophone quantum banana", k=3, now=NOW, all_results=True).results
 
 
 def test_a_fifo_named_like_a_note_is_skipped_not_waited_on(vault_copy):

@@ -138,9 +138,10 @@ def note_identity(rel_path: str, strategy: str, title: str = "") -> str | None:
 
     Every chunk of the note carries it, so a link to the note connects to all of it in the graph
     (a link from a project note reaches the component note's sections, and their links beyond).
-    Dated entries (a journal day, a ledger month) are events, not subjects: their names are dates.
+    Only notes cut by sections (reference, system, the inner voice's notes...) are subjects: a
+    journal day or a ledger month is named by its date, a chapter file by its place in a book.
     """
-    if strategy in _DATED_ENTRIES:
+    if strategy != "sections":
         return None
     stem = PurePosixPath(rel_path).stem
     if dates.date_from_filename(rel_path) is not None or not any(ch.isalpha() for ch in stem):
