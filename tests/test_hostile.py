@@ -51,3 +51,59 @@ def test_one_unbroken_300k_token_neither_blows_up_the_index_nor_fails_a_search(v
         result = CliRunner().invoke(main, args)
         assert result.exit_code == 0, (args, result.output)
     assert _keyword_terms(vault_copy).dtype.itemsize <= 4 * MAX_TOKEN_CHARS
+
+
+def _hostile_names(vault: Path) -> dict[str, str]:
+    """Symlink shapes and a file name that is not UTF-8: {name as reported: what its reason says}."""
+    import os
+
+    (vault / "loop.md").symlink_to("loop.md")
+    (vault / "a.md").symlink_to("b.md")
+    (vault / "b.md").symlink_to("a.md")
+    (vault / "dangling.md").symlink_to("nothere.md")
+    bad = os.path.join(os.fsencode(vault), b"bad\xff.md")
+    with open(bad, "wb") as fh:
+        fh.write(b"# Bad name\n\nquetzal bytes\n")
+    return {
+        "loop.md": "symlink loop",
+        "a.md": "symlink loop",
+        "b.md": "symlink loop",
+        "dangling.md": "dangling symlink",
+        "bad\\xff.md": "not UTF-8",
+    }
+
+
+def test_symlink_loops_dangling_links_and_non_utf8_names_are_skipped_with_a_reason(vault_copy):
+    from memsearch.api import index_vault
+
+    expected = _hostile_names(vault_copy)
+    for _ in range(2):  # a first build, then an incremental run over the same vault
+        report = index_vault(vault_copy)
+        reasons = {s.path: s.reason for s in report.skipped}
+        for name, why in expected.items():
+            assert why in reasons.get(name, ""), (name, reasons)
+        assert report.files >= 12  # everything else was indexed
+    # An update naming the files (as watch and `index --paths` do) skips them the same way.
+    report = index_vault(vault_copy, paths=["loop.md", "a.md", "dangling.md", "inbox.md"])
+    assert {"loop.md", "a.md", "dangling.md"} <= {s.path for s in report.skipped}
+
+
+def test_the_cli_names_each_skipped_file_and_every_verb_exits_0(vault_copy):
+    expected = _hostile_names(vault_copy)
+    runner = CliRunner()
+    for args in (
+        ["index", str(vault_copy)],
+        ["index", str(vault_copy)],
+        ["reindex", str(vault_copy)],
+        ["status", "--vault", str(vault_copy)],
+        ["search", "quetzal", "--vault", str(vault_copy), "--no-server"],
+    ):
+        result = runner.invoke(main, args)
+        assert result.exit_code == 0, (args, result.output)
+        if args[0] in ("index", "status"):  # reindex, the cron verb, is quiet when nothing changed
+            for name, why in expected.items():
+                assert any(name in line and why in line for line in result.output.splitlines()), (
+                    args,
+                    name,
+                    result.output,
+                )
