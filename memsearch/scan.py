@@ -100,12 +100,10 @@ def read_file(vault: Path, path: Path | str, rel: str | None = None) -> VaultFil
     try:
         info = os.lstat(full)
         if stat.S_ISLNK(info.st_mode):
-            try:
-                info = os.stat(full)  # follows the link: ELOOP for a loop, ENOENT for a dangling one
-            except OSError as exc:
-                return Skipped(rel, _broken_link(exc))
-            if not Path(os.path.realpath(full)).is_relative_to(vault):
-                return Skipped(rel, "symlink points outside the vault; not followed")
+            refused = link_refusal(vault, full)
+            if refused:
+                return Skipped(rel, refused)
+            info = os.stat(full)
         if not stat.S_ISREG(info.st_mode):  # reading a FIFO would wait for a writer forever
             return Skipped(rel, "not a regular file (a FIFO, socket or device); not indexed")
         if info.st_size > MAX_FILE_BYTES:
@@ -124,6 +122,28 @@ def read_file(vault: Path, path: Path | str, rel: str | None = None) -> VaultFil
     except UnicodeDecodeError as exc:
         return Skipped(rel, f"not UTF-8 (byte {exc.start}); re-save the file as UTF-8 to index it")
     return VaultFile(rel, text, hashlib.sha256(data).hexdigest(), info.st_mtime)
+
+
+def link_refusal(vault: Path, full: str) -> str | None:
+    """Why the file at ``full`` (a symlink, or a path through one) is not followed, else None.
+
+    A link is followed only to a regular markdown file inside the vault and outside hidden and
+    ignored folders and files (``.git``, ``.env``, any dot-file, the index folder): what a scan of
+    the vault would index itself. ``vault`` is resolved. ``memory_open`` decides by the same rule.
+    """
+    try:
+        info = os.stat(full)  # follows the link: ELOOP for a loop, ENOENT for a dangling one
+    except OSError as exc:
+        return _broken_link(exc)
+    try:
+        parts = Path(os.path.realpath(full)).relative_to(vault).parts
+    except ValueError:
+        return "symlink points outside the vault; not followed"
+    if any(p.startswith(".") or p in IGNORED_DIRS for p in parts):
+        return "symlink points into a hidden or ignored file or folder (.git, .env, ...); not followed"
+    if not stat.S_ISREG(info.st_mode) or not parts or not parts[-1].lower().endswith(MARKDOWN_SUFFIXES):
+        return "symlink points to something that is not a markdown file; not followed"
+    return None
 
 
 def _encodable(rel: str) -> bool:

@@ -307,15 +307,16 @@ def safe_vault_path(vault: Path, rel: str) -> tuple[str, Path]:
         )
     if not parts[-1].lower().endswith(_MARKDOWN):
         raise PathRefused(f"refused: {rel!r} is not a markdown memory (.md); only memories open")
+    from memsearch.scan import link_refusal
+
     clean = "/".join(parts)
     root = vault.resolve()
     full = root.joinpath(*parts)
-    try:
-        real = full.resolve(strict=False)
-    except (OSError, RuntimeError) as exc:  # a symlink loop
-        raise PathRefused(f"refused: {clean!r} cannot be resolved ({exc})") from exc
-    if not real.is_relative_to(root):
-        raise PathRefused(f"refused: {clean!r} is a link that points outside the memory vault")
+    real = Path(os.path.realpath(full))
+    if os.path.islink(full) or (real != full and os.path.lexists(full)):  # a link: as the index follows one
+        refused = link_refusal(root, os.fspath(full))
+        if refused:
+            raise PathRefused(f"refused: {clean!r}: {refused}")
     if not real.is_file():
         hint = _close_matches(root, clean)
         raise NotFound(

@@ -1,6 +1,9 @@
 """What a hostile (or just unlucky) vault can hold: every file is indexed or skipped with its name
 and a reason, in bounded memory, and no file fails a run or a search."""
 
+import json
+import os
+import subprocess
 from pathlib import Path
 
 import numpy as np
@@ -55,8 +58,6 @@ def test_one_unbroken_300k_token_neither_blows_up_the_index_nor_fails_a_search(v
 
 def _hostile_names(vault: Path) -> dict[str, str]:
     """Symlink shapes and a file name that is not UTF-8: {name as reported: what its reason says}."""
-    import os
-
     (vault / "loop.md").symlink_to("loop.md")
     (vault / "a.md").symlink_to("b.md")
     (vault / "b.md").symlink_to("a.md")
@@ -107,3 +108,69 @@ def test_the_cli_names_each_skipped_file_and_every_verb_exits_0(vault_copy):
                     name,
                     result.output,
                 )
+
+
+SECRET = "API_KEY=sk-quillonsecret42"
+
+
+def _secret_links(vault: Path) -> list[str]:
+    """Links a vault may hold to what is not memory; the names of those that must not be followed."""
+    (vault / ".env").write_text(SECRET + "\n")
+    (vault / ".git").mkdir()
+    (vault / ".git" / "config").write_text(f"[remote]\n\ttoken = {SECRET}\n")
+    (vault / ".private").mkdir()
+    (vault / ".private" / "diary.md").write_text(f"# Diary\n\n{SECRET}\n")
+    (vault / "node_modules").mkdir()
+    (vault / "node_modules" / "pkg.md").write_text(f"# Pkg\n\n{SECRET}\n")
+    (vault / "settings.toml").write_text(f"key = '{SECRET}'\n")
+    (vault / "sub").mkdir()
+    links = {
+        "env.md": ".env",
+        "gitconfig.md": ".git/config",
+        "diary.md": ".private/diary.md",
+        "pkg.md": "node_modules/pkg.md",
+        "settings.md": "settings.toml",
+        "sub/chained.md": "../env.md",  # a link to a link to .env
+        "index.md": ".memsearch/repo/manifest.json",
+    }
+    for name, target in links.items():
+        (vault / name).symlink_to(target)
+    (vault / "sub" / "ok.md").symlink_to("../inbox.md")  # a markdown memory in the vault: followed
+    return list(links)
+
+
+def test_a_symlink_is_followed_only_to_a_markdown_memory_inside_the_vault(vault_copy):
+    from memsearch.api import Memsearch, index_vault
+
+    refused = _secret_links(vault_copy)
+    index_vault(vault_copy)
+    report = index_vault(vault_copy)  # the second run sees the index folder a link points into
+    reasons = {s.path: s.reason for s in report.skipped}
+    for name in refused:
+        assert "not followed" in reasons.get(name, ""), (name, reasons)
+    with Memsearch(vault_copy) as ms:
+        assert not ms.search("quillonsecret42", k=20, strategies=["keyword"]).results
+        assert "sub/ok.md" in ms.index.manifest["files"]
+    # Nothing the index wrote holds the secret (git objects are compressed: git reads them).
+    for path in (vault_copy / ".memsearch").rglob("*"):
+        if path.is_file() and "objects" not in path.parts:
+            assert b"quillonsecret42" not in path.read_bytes(), path
+    repo = str(vault_copy / ".memsearch" / "repo")
+    revs = subprocess.run(["git", "-C", repo, "rev-list", "--all"], capture_output=True, text=True).stdout
+    grep = subprocess.run(
+        ["git", "-C", repo, "grep", "-c", "quillonsecret42", *revs.split()], capture_output=True
+    )
+    assert revs.split() and grep.returncode == 1 and grep.stdout == b"", grep
+
+
+def test_memory_open_refuses_what_the_index_would_not_follow(vault_copy):
+    from memsearch.tool import MemoryTools
+
+    refused = _secret_links(vault_copy)
+    (vault_copy / "self.md").symlink_to("self.md")
+    tools = MemoryTools(vault_copy)
+    for name in [*refused, "self.md"]:
+        answer = tools.memory_open(name)
+        assert not answer["ok"] and answer["code"] == "path_refused", (name, answer)
+        assert "quillonsecret42" not in json.dumps(answer), name
+    assert tools.memory_open("sub/ok.md")["ok"]
