@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from memsearch.errors import IndexCorruptError, RevisionError
+from memsearch.paths import private_dir
 
 REPO_SUBDIR = "repo"
 BRANCH = "main"
@@ -152,7 +153,7 @@ class IndexRepo:
 
     def init(self) -> None:
         """Create the repository (owner-only, no hooks, local identity, gc off)."""
-        self.path.mkdir(parents=True, exist_ok=True, mode=0o700)
+        private_dir(self.path)
         os.chmod(self.path, 0o700)
         self.git("init", "-q", "--template=", f"--initial-branch={BRANCH}")
         for key, value in REPO_CONFIG:
