@@ -338,10 +338,13 @@ done:
     return result;
 }
 
+/* memsearch.tokenize.MAX_TOKEN_CHARS: the longest raw token kept (tests/test_speedups.py checks). */
+#define MAX_TOKEN_CHARS 64
+
 /* raw_token_counts(text: str) -> dict[str, int]
  *
  * Counter(memsearch.tokenize._TOKEN.findall(text)) as a plain dict, first-seen order: the tokens
- * of [#@]?\w+(?:[._\-:/@]\w+)*(?:\(\))? found left to right. */
+ * of [#@]?\w+(?:[._\-:/@]\w+)*(?:\(\))? found left to right, each cut to MAX_TOKEN_CHARS. */
 static PyObject *raw_token_counts(PyObject *self, PyObject *arg) {
     Text t;
     if (text_of(arg, "raw_token_counts: text", &t) < 0) return NULL;
@@ -361,7 +364,7 @@ static PyObject *raw_token_counts(PyObject *self, PyObject *arg) {
         p = word_end(&t, p);
         while (p + 1 < t.n && is_separator(at(&t, p)) && is_word(at(&t, p + 1))) p = word_end(&t, p + 1);
         if (p + 1 < t.n && at(&t, p) == '(' && at(&t, p + 1) == ')') p += 2;
-        PyObject *token = PyUnicode_Substring(t.str, i, p);
+        PyObject *token = PyUnicode_Substring(t.str, i, p - i > MAX_TOKEN_CHARS ? i + MAX_TOKEN_CHARS : p);
         if (token == NULL) goto fail;
         int failed = add_count(counts, token, 1) < 0;
         Py_DECREF(token);
@@ -412,4 +415,8 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_speedups", NULL, -1, methods};
 
-PyMODINIT_FUNC PyInit__speedups(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__speedups(void) {
+    PyObject *m = PyModule_Create(&module);
+    if (m != NULL && PyModule_AddIntConstant(m, "MAX_TOKEN_CHARS", MAX_TOKEN_CHARS) < 0) Py_CLEAR(m);
+    return m;
+}

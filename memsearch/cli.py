@@ -13,11 +13,13 @@ import click
 from memsearch.errors import MemsearchError
 
 FORMATS = ("files", "json", "table")
+EXIT_ERROR = 1  # an error the message explains (a bad query, date or vault, no index, ...)
+EXIT_USAGE = 2  # an argument the command does not take (click's usage errors), or an unexpected error
 
 
 def _fail(exc: Exception) -> None:
     click.echo(f"memsearch: {exc}", err=True)
-    sys.exit(1 if isinstance(exc, MemsearchError) else 2)
+    sys.exit(EXIT_ERROR if isinstance(exc, MemsearchError) else EXIT_USAGE)
 
 
 def _resolve_vault(vault: str | None) -> Path:
@@ -158,7 +160,7 @@ def _search_options(f):
             type=click.Choice(["semantic", "keyword", "graph", "time"]),
             help="Run only these strategies (repeatable); default: all four, fused.",
         ),
-        click.option("--batch", type=click.File("r"), help="Read one JSON query per line ('-' for stdin)."),
+        click.option("--batch", type=click.File("rb"), help="Read one JSON query per line ('-' for stdin)."),
     ]
     for option in reversed(options):
         f = option(f)
@@ -243,19 +245,46 @@ def _exit_now() -> None:
     """End a search process at once: it wrote nothing but its output, and tearing down the model,
     the HNSW graph and every loaded chunk took 50-300 ms of a cold search (measured at 10k)."""
     if _OWN_PROCESS:
-        import contextlib
-
-        for stream in (sys.stdout, sys.stderr):
-            with contextlib.suppress(BrokenPipeError, ValueError):  # the reader left (`| head`)
-                stream.flush()
-        os._exit(0)
+        _exit_at_once(0)
 
 
 def run() -> None:
     """The ``memsearch`` console script."""
     global _OWN_PROCESS
     _OWN_PROCESS = True
-    main()
+    try:
+        main()
+    except SystemExit as exc:  # click ends every command with one, success or not
+        if _preload_loading():
+            code = exc.code
+            if code is not None and not isinstance(code, int):  # SystemExit("message"): printed, 1
+                click.echo(str(code), err=True)
+                code = EXIT_ERROR
+            _exit_at_once(code or 0)
+        raise
+    except BaseException:
+        if _preload_loading():
+            import traceback
+
+            traceback.print_exc()
+            _exit_at_once(EXIT_ERROR)
+        raise
+
+
+def _preload_loading() -> bool:
+    """Whether the embedder is still loading on its thread: then the process must end without the
+    interpreter's teardown (see :func:`memsearch.preload.loading`)."""
+    preload = sys.modules.get("memsearch.preload")
+    return preload is not None and preload.loading()
+
+
+def _exit_at_once(code: int) -> None:
+    import contextlib
+
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(BrokenPipeError, ValueError, OSError):  # the reader left (`| head`)
+            stream.flush()
+    os._exit(code)
 
 
 def _open_local(vault: Path, index_dir: Path | None, at: str | None = None, semantic: bool = True):
@@ -356,29 +385,45 @@ def _print_response(data: dict[str, Any], fmt: str | None, explain: bool) -> Non
 
 
 def _run_batch(search_fn, batch, k: int, common: dict[str, Any]) -> None:
-    """One JSON answer line per query line; ``search_fn(query, k, options)`` gives ``to_dict()``."""
-    from memsearch.client import SEARCH_KEYS, search_arguments
+    """One JSON answer line per query line; ``search_fn(query, k, options)`` gives ``to_dict()``.
 
-    for line_no, line in enumerate(batch, 1):
-        if not line.strip():
+    A line that is not UTF-8, not a JSON object, holds a lone surrogate, or has a field the search
+    does not take (or of the wrong type) gets an error line naming the line; the later lines are
+    still answered. A line's fields override the command's options."""
+    from memsearch.client import BadRequest, search_arguments
+
+    for line_no, raw in enumerate(batch, 1):
+        if not raw.strip():
             continue
+        request: Any = None
         try:
-            request = json.loads(line)
+            request = json.loads(raw.decode("utf-8") if isinstance(raw, bytes) else raw)
             if not isinstance(request, dict):
-                raise ValueError("each line must be a JSON object")
-        except ValueError as exc:
-            click.echo(json.dumps({"id": None, "error": f"line {line_no}: not a JSON object ({exc})"}))
+                raise ValueError(f"each line must be a JSON object, not {type(request).__name__}")
+            json.dumps(request, ensure_ascii=False).encode("utf-8")
+        except UnicodeDecodeError as exc:
+            _batch_error(
+                None, f"line {line_no}: not UTF-8 (its byte {exc.start}); write the batch file as UTF-8"
+            )
             continue
-        options = {
-            **common,
-            **{key: request[key] for key in SEARCH_KEYS if key in request and key not in ("query", "k")},
-        }
+        except UnicodeEncodeError as exc:
+            _batch_error(
+                request.get("id") if isinstance(request, dict) and _plain(request.get("id")) else None,
+                f"line {line_no}: holds {exc.object[exc.start]!r}, a lone surrogate that is not text;"
+                " write the character itself",
+            )
+            continue
+        except ValueError as exc:
+            _batch_error(None, f"line {line_no}: not a JSON object ({exc})")
+            continue
+        line_id = request.get("id")
         try:
-            options["query"] = request.get("query", "")
-            options["k"] = int(request.get("k", k))
-            out = {"id": request.get("id"), **search_fn(*search_arguments(options))}
+            query, n, options = search_arguments({**common, "k": k, **request}, k, strict=True)
+            out = {"id": line_id, **search_fn(query, n, options)}
+        except BadRequest as exc:
+            out = {"id": line_id, "error": f"line {line_no}: {exc}", "results": [], "health": {}}
         except (MemsearchError, TypeError, ValueError) as exc:
-            out = {"id": request.get("id"), "error": str(exc), "results": [], "health": {}}
+            out = {"id": line_id, "error": str(exc), "results": [], "health": {}}
         click.echo(json.dumps(out, ensure_ascii=False))
 
 
@@ -397,6 +442,18 @@ def _print_explanation(explanation: dict[str, Any]) -> None:
         f"      territory weight {explanation['territory_weight']}; shown score {score.get('shown', 0):.3f}"
         f" = sum of shown parts {score.get('sum_of_parts', 0):.3f}{capped}"
     )
+
+
+def _plain(value: Any) -> bool:
+    try:
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
+def _batch_error(line_id: Any, message: str) -> None:
+    click.echo(json.dumps({"id": line_id, "error": message, "results": [], "health": {}}, ensure_ascii=False))
 
 
 def _print_table(data: dict[str, Any], explain: bool) -> None:

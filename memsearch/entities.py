@@ -168,6 +168,9 @@ _DATE_OPENINGS = _words("jan feb mar apr may jun jul aug sep oct nov dec mon tue
 _HEADING_LINE_RE = re.compile(r"^ {0,3}#{1,6}(?:\s|$)")
 _POSSESSIVE_RE = re.compile(r"['’][sS]$|['’]$")
 _SCHEME_RE = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
+#: Longer "names" (a 300,000-character [[wikilink]] or #tag) are no names: they are left out of the
+#: graph rather than made nodes as long as themselves.
+MAX_ENTITY_CHARS = 100
 _BREAK = " \u00a6 "  # put where something was removed: ends a run of capitalised words, starts no sentence
 
 
@@ -186,11 +189,14 @@ def _normalized(name: str) -> str:
 
 
 def unique_entities(names: Iterable[str]) -> list[str]:
-    """Names deduplicated on :func:`normalize_entity`, first spelling and order kept."""
+    """Names deduplicated on :func:`normalize_entity`, first spelling and order kept; names over
+    :data:`MAX_ENTITY_CHARS` left out."""
     seen: set[str] = set()
     out: list[str] = []
     for name in names:
         display = " ".join(str(name).split()).lstrip("#")
+        if len(display) > MAX_ENTITY_CHARS:
+            continue
         key = normalize_entity(display)
         if key and key not in seen:
             seen.add(key)
@@ -230,9 +236,9 @@ def frontmatter_entities(fm: dict[str, Any], title: str | None = None) -> tuple[
     canonical = fm.get("title") if isinstance(fm.get("title"), str) and fm["title"].strip() else title
     canonical = " ".join(canonical.split()) if canonical else None
     aliases: dict[str, str] = {}
-    if canonical:
+    if canonical and len(canonical) <= MAX_ENTITY_CHARS:
         for alias in found["aliases"]:
-            if normalize_entity(alias) != normalize_entity(canonical):
+            if len(alias) <= MAX_ENTITY_CHARS and normalize_entity(alias) != normalize_entity(canonical):
                 aliases.setdefault(alias, canonical)
     names = [canonical] if aliases and canonical else []
     names += [*found["tags"], *found["entities"], *found["people"], *found["project"], *found["aliases"]]

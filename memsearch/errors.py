@@ -43,5 +43,10 @@ class LockBusyError(MemsearchError):
     """Another writer holds the index's lock (index, reindex, watch, rollback); try again later."""
 
 
+class IndexWriteError(MemsearchError):
+    """The index could not be written for now (the disk is full, a file is locked, a timeout): the
+    run changed nothing and fails; the next run, once the cause is gone, carries on."""
+
+
 class RevisionError(MemsearchError):
     """A revision of the index (``search --at``, ``rollback``) does not name one of its commits."""

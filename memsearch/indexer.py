@@ -41,6 +41,7 @@ import numpy as np
 
 from memsearch.chunkers import CHUNKER_VERSION, chunk_file
 from memsearch.config import Settings
+from memsearch.errors import IndexWriteError
 from memsearch.index import store
 from memsearch.index.keyword import PackedTerms, pack_terms
 from memsearch.index.vectors import VectorIndex
@@ -317,8 +318,8 @@ def open_for_write(home: Path, live: store.IndexData | None = None, *, defer_loa
     """
     repo = IndexRepo(home)
     notes: list[str] = []
-    if repo.path.exists() and not repo.exists():
-        shutil.rmtree(repo.path)
+    if repo.path.exists() and not repo.exists():  # no HEAD: a first init cut short, or damage
+        _set_aside(repo, "it has no HEAD", notes)
     if not repo.exists():
         repo.init()
         if (home / store.LEGACY_SUBDIR).exists():
@@ -326,9 +327,10 @@ def open_for_write(home: Path, live: store.IndexData | None = None, *, defer_loa
         return Base(repo, None, None, notes)
     try:
         notes.extend(repo.recover())
+    except IndexWriteError:  # the disk is full, a lock is held: the repository stays as it is
+        raise
     except Exception as exc:  # a repository git cannot work with: start it again from the vault
-        notes.append(f"the index repository could not be used ({exc}); rebuilt from the vault")
-        shutil.rmtree(repo.path)
+        _set_aside(repo, f"it could not be used: {exc}", notes)
         repo.init()
         return Base(repo, None, None, notes)
     head = repo.head()
@@ -340,8 +342,7 @@ def open_for_write(home: Path, live: store.IndexData | None = None, *, defer_loa
         manifest = store.committed_manifest(repo, head)
     except Exception as exc:
         if not _object_ok(repo, head):
-            notes.append(f"the index repository lost its last commit ({exc}); rebuilt from the vault")
-            shutil.rmtree(repo.path)
+            _set_aside(repo, f"it lost its last commit: {exc}", notes)
             repo.init()
             return Base(repo, None, None, notes)
         notes.append(f"the last commit's manifest cannot be read ({exc}); rebuilt from the vault")
@@ -358,6 +359,25 @@ def open_for_write(home: Path, live: store.IndexData | None = None, *, defer_loa
         notes.append(f"the last commit cannot be read ({exc}); its files are indexed again from the vault")
         return Base(repo, manifest, None, notes)
     return Base(repo, manifest, data, notes)
+
+
+def _set_aside(repo: IndexRepo, why: str, notes: list[str]) -> None:
+    """Move a damaged repository out of the way, never delete it: its history may still be read
+    from its objects. A folder git never wrote an object into (a first init cut short) goes."""
+    objects = repo.git_dir / "objects"
+    if not objects.is_dir() or not any(p.is_file() for p in objects.rglob("*")):
+        shutil.rmtree(repo.path)
+        return
+    aside = repo.path.with_name(f"{repo.path.name}.damaged-{time.strftime('%Y%m%dT%H%M%S')}")
+    n = 1
+    while aside.exists():
+        aside, n = aside.with_name(f"{aside.name.split('~')[0]}~{n}"), n + 1
+    os.rename(repo.path, aside)
+    notes.append(
+        f"the index repository could not be used ({why}); it was moved aside to {aside} with its"
+        " history (the new index starts a new history; `git -C` that folder to read the old one,"
+        " delete it when done) and the index was rebuilt from the vault"
+    )
 
 
 def _object_ok(repo: IndexRepo, commit: str) -> bool:

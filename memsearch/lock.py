@@ -21,6 +21,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from memsearch.errors import LockBusyError
+from memsearch.paths import private_dir
 
 #: How long a writer waits for another one by default (a first index of a large vault embeds for
 #: minutes; an hourly cron job that waits a quarter of an hour still never piles up).
@@ -74,7 +75,7 @@ def index_lock(
         raise LockBusyError(_busy_message(home, timeout))
     try:
         if lock.depth == 0:
-            home.mkdir(parents=True, exist_ok=True, mode=0o700)
+            private_dir(home)
             fd = os.open(lock.path, os.O_RDWR | os.O_CREAT, 0o600)
             try:
                 while True:

@@ -25,6 +25,25 @@ def default_home(vault: Path) -> Path:
     return vault / ".memsearch"
 
 
+def private_dir(path: Path) -> Path:
+    """Make ``path`` and every missing parent it needs owner-only (0700) folders whatever the umask
+    (``Path.mkdir(parents=True)`` made the parents 0777 under umask 000: another user could swap
+    the index home inside one). A folder that already exists is left as it is."""
+    path = Path(path)
+    missing: list[Path] = []
+    folder = path
+    while not os.path.lexists(folder) and folder.parent != folder:
+        missing.append(folder)
+        folder = folder.parent
+    for folder in reversed(missing):
+        try:
+            folder.mkdir(mode=0o700)
+        except FileExistsError:  # another process made it at the same moment
+            continue
+        os.chmod(folder, 0o700)  # mkdir's mode is filtered by the umask
+    return path
+
+
 def resolved_vault(vault: str | Path) -> Path | None:
     """The vault folder as :func:`memsearch.scan.check_vault` names it, or None if it is no folder."""
     path = Path(vault).expanduser()

@@ -15,6 +15,15 @@ from typing import Any
 
 from memsearch.paths import manifest_head_path
 
+_THREAD_NAME = "memsearch-embedder-preload"
+
+
+def loading() -> bool:
+    """Whether a preload thread is still making its model. Its native code (onnxruntime) must
+    not be under a process's interpreter teardown: C++ aborts it ("terminate called without an
+    active exception", exit 134 or 139), so the CLI exits with ``os._exit`` while this is true."""
+    return any(t.name == _THREAD_NAME and t.is_alive() for t in threading.enumerate())
+
 
 class EmbedderPreload:
     """The embedder named by the index at ``index_home`` (its ``manifest.json``), loading."""
@@ -30,7 +39,7 @@ class EmbedderPreload:
         except (OSError, ValueError, AttributeError):
             return  # no index yet, or not readable: the search says why
         if self.spec:
-            self._thread = threading.Thread(target=self._load, name="memsearch-embedder-preload", daemon=True)
+            self._thread = threading.Thread(target=self._load, name=_THREAD_NAME, daemon=True)
             self._thread.start()
 
     def _load(self) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import stat
@@ -94,11 +95,14 @@ def read_file(vault: Path, path: Path | str, rel: str | None = None) -> VaultFil
     full = os.fspath(path)
     if rel is None:
         rel = Path(full).relative_to(vault).as_posix()
+    if not _encodable(rel):
+        return Skipped(printable_path(rel), "its name (or its folder's) is not UTF-8; rename it to index it")
     try:
         info = os.lstat(full)
         if stat.S_ISLNK(info.st_mode):
-            if not Path(full).resolve().is_relative_to(vault):
-                return Skipped(rel, "symlink points outside the vault; not followed")
+            refused = link_refusal(vault, full)
+            if refused:
+                return Skipped(rel, refused)
             info = os.stat(full)
         if not stat.S_ISREG(info.st_mode):  # reading a FIFO would wait for a writer forever
             return Skipped(rel, "not a regular file (a FIFO, socket or device); not indexed")
@@ -118,6 +122,49 @@ def read_file(vault: Path, path: Path | str, rel: str | None = None) -> VaultFil
     except UnicodeDecodeError as exc:
         return Skipped(rel, f"not UTF-8 (byte {exc.start}); re-save the file as UTF-8 to index it")
     return VaultFile(rel, text, hashlib.sha256(data).hexdigest(), info.st_mtime)
+
+
+def link_refusal(vault: Path, full: str) -> str | None:
+    """Why the file at ``full`` (a symlink, or a path through one) is not followed, else None.
+
+    A link is followed only to a regular markdown file inside the vault and outside hidden and
+    ignored folders and files (``.git``, ``.env``, any dot-file, the index folder): what a scan of
+    the vault would index itself. ``vault`` is resolved. ``memory_open`` decides by the same rule.
+    """
+    try:
+        info = os.stat(full)  # follows the link: ELOOP for a loop, ENOENT for a dangling one
+    except OSError as exc:
+        return _broken_link(exc)
+    try:
+        parts = Path(os.path.realpath(full)).relative_to(vault).parts
+    except ValueError:
+        return "symlink points outside the vault; not followed"
+    if any(p.startswith(".") or p in IGNORED_DIRS for p in parts):
+        return "symlink points into a hidden or ignored file or folder (.git, .env, ...); not followed"
+    if not stat.S_ISREG(info.st_mode) or not parts or not parts[-1].lower().endswith(MARKDOWN_SUFFIXES):
+        return "symlink points to something that is not a markdown file; not followed"
+    return None
+
+
+def _encodable(rel: str) -> bool:
+    try:
+        rel.encode("utf-8")
+    except UnicodeEncodeError:  # a byte of the name that is not UTF-8, kept as a surrogate by os
+        return False
+    return True
+
+
+def printable_path(rel: str) -> str:
+    """``rel`` as it can be printed and stored: a name's bytes that are not UTF-8 shown as ``\\xff``."""
+    return os.fsencode(rel).decode("utf-8", "backslashreplace")
+
+
+def _broken_link(exc: OSError) -> str:
+    if exc.errno == errno.ELOOP:
+        return "symlink loop (the link leads back to itself); not followed"
+    if exc.errno in (errno.ENOENT, errno.ENOTDIR):
+        return "dangling symlink (its target does not exist); not followed"
+    return f"symlink cannot be followed: {exc.strerror or exc}"
 
 
 def git_commit_times(vault: Path, paths: list[str] | None = None) -> dict[str, datetime]:

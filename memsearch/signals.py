@@ -57,6 +57,7 @@ from typing import Any
 from memsearch.config import CONFIG_FILENAME, Settings, load_config_file
 from memsearch.errors import ConfigError
 from memsearch.models import FACT_TYPES, Chunk
+from memsearch.paths import private_dir
 
 log = logging.getLogger(__name__)
 
@@ -291,7 +292,7 @@ def load_state(index_home: Path) -> dict[str, Any] | None:
 
 def save_state(index_home: Path, state: dict[str, Any]) -> None:
     path = state_path(index_home)
-    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    private_dir(path.parent)
     tmp = path.with_suffix(f".tmp-{os.getpid()}")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w", encoding="utf-8") as fh:
@@ -301,7 +302,7 @@ def save_state(index_home: Path, state: dict[str, Any]) -> None:
 
 def append_events(inbox: Path, events: list[dict[str, Any]]) -> None:
     """One JSON line per event, appended (owner-only file)."""
-    inbox.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    private_dir(inbox.parent)
     fd = os.open(inbox, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
     with os.fdopen(fd, "a", encoding="utf-8") as fh:
         for event in events:

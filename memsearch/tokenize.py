@@ -20,6 +20,10 @@ import snowballstemmer
 # leading '#' or '@', optional trailing "()" of a call.
 _TOKEN = re.compile(r"[#@]?\w+(?:[._\-:/@]\w+)*(?:\(\))?", re.UNICODE)
 _PARTS = re.compile(r"[^\W_]+", re.UNICODE)
+#: A raw token keeps at most this many characters (a sha256 in hex fits): one unbroken 300,000-
+#: character line once made every term of the index as wide as itself in ``keyword.npz`` (30 GiB).
+#: Queries are cut the same way, so a long token still meets its own prefix.
+MAX_TOKEN_CHARS = 64
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 
 #: Short English stopword list (Lucene's plus question words): they carry no "where" signal.
@@ -90,7 +94,7 @@ def tokenize(text: str) -> list[str]:
     out: list[str] = []
     extend = out.extend
     for raw in _TOKEN.findall(text):  # no groups in the pattern: whole matches, no Match objects
-        extend(_expand(raw))
+        extend(_expand(raw[:MAX_TOKEN_CHARS]))
     return out
 
 
@@ -101,10 +105,13 @@ def term_counts(text: str) -> dict[str, int]:
 
 
 def raw_token_counts_py(text: str) -> dict[str, int]:
-    """``Counter(_TOKEN.findall(text))`` as a plain dict: the reference for
-    ``memsearch._speedups.raw_token_counts``."""
+    """``Counter(_TOKEN.findall(text))`` as a plain dict, each token cut to :data:`MAX_TOKEN_CHARS`:
+    the reference for ``memsearch._speedups.raw_token_counts``."""
     raws: dict[str, int] = {}
-    _count_elements(raws, _TOKEN.findall(text))  # Counter's C core, without Counter's Python layers
+    found = _TOKEN.findall(text)
+    if any(len(raw) > MAX_TOKEN_CHARS for raw in found):
+        found = [raw[:MAX_TOKEN_CHARS] for raw in found]
+    _count_elements(raws, found)  # Counter's C core, without Counter's Python layers
     return raws
 
 

@@ -19,6 +19,7 @@ Frameworks register :func:`tool_definitions` as they are (``style="anthropic"``,
 from __future__ import annotations
 
 import difflib
+import errno
 import hashlib
 import json
 import os
@@ -208,7 +209,22 @@ def failure(exc: BaseException, **extra: Any) -> dict[str, Any]:
             f"memory search failed unexpectedly ({message}); the memory itself is safe."
             " Try again, or ask a person to run `memsearch status`"
         )
+    extra = {key: _as_text(value) if isinstance(value, str) else value for key, value in extra.items()}
     return {"ok": False, "status": "error", "code": code, "error": message, "message": message, **extra}
+
+
+def _as_text(value: str) -> str:
+    """``value`` with a lone surrogate (not text: no UTF-8 writer takes it) written as ``\\ud800``."""
+    return value.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def _not_text(value: str) -> str | None:
+    """The first character of ``value`` that is not text (a lone surrogate), else None."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        return value[exc.start]
+    return None
 
 
 # --- argument checks: lenient where a model's habit is harmless ("5" for 5), clear where it is not ---
@@ -222,11 +238,12 @@ def _whole_number(name: str, value: Any, low: int = 1, high: int | None = None) 
         number = value
     elif isinstance(value, float) and value.is_integer():
         number = int(value)
-    elif isinstance(value, str) and value.strip().lstrip("+").isdigit():
+    elif isinstance(value, str) and value.strip().lstrip("+").isdigit() and len(value.strip()) <= 18:
         number = int(value.strip())
     span = f"from {low} to {high}" if high else f"of at least {low}"
     if number is None or number < low:
-        raise BadArgument(f"bad argument {name}: expected a whole number {span}, got {value!r}")
+        shown = repr(value) if len(repr(value)) <= 80 else repr(value)[:76] + "...'"
+        raise BadArgument(f"bad argument {name}: expected a whole number {span}, got {shown}")
     return number
 
 
@@ -240,6 +257,9 @@ def _text(name: str, value: Any, required: bool = False) -> str | None:
         return None
     if not isinstance(value, str):
         raise BadArgument(f"bad argument {name}: expected text, got {type(value).__name__} {value!r}")
+    bad = _not_text(value)
+    if bad is not None:
+        raise BadArgument(f"bad argument {name}: it holds {bad!r}, a lone surrogate that is not text")
     return value.strip()
 
 
@@ -309,16 +329,25 @@ def safe_vault_path(vault: Path, rel: str) -> tuple[str, Path]:
         )
     if not parts[-1].lower().endswith(_MARKDOWN):
         raise PathRefused(f"refused: {rel!r} is not a markdown memory (.md); only memories open")
+    from memsearch.scan import link_refusal
+
     clean = "/".join(parts)
     root = vault.resolve()
     full = root.joinpath(*parts)
+    real = Path(os.path.realpath(full))
+    if os.path.islink(full) or (real != full and os.path.lexists(full)):  # a link: as the index follows one
+        refused = link_refusal(root, os.fspath(full))
+        if refused:
+            raise PathRefused(f"refused: {clean!r}: {refused}")
     try:
-        real = full.resolve(strict=False)
-    except (OSError, RuntimeError) as exc:  # a symlink loop
-        raise PathRefused(f"refused: {clean!r} cannot be resolved ({exc})") from exc
-    if not real.is_relative_to(root):
-        raise PathRefused(f"refused: {clean!r} is a link that points outside the memory vault")
-    if not real.is_file():
+        is_file = real.is_file()
+    except OSError as exc:  # e.g. a name over 255 bytes: no such file can exist
+        if exc.errno == errno.ENAMETOOLONG:
+            raise NotFound(
+                f"not found: the vault has no file {clean!r} (a file or folder name is at most 255 bytes)"
+            ) from None
+        raise PathRefused(f"refused: {clean!r} cannot be read ({exc.strerror or exc})") from None
+    if not is_file:
         hint = _close_matches(root, clean)
         raise NotFound(
             f"not found: the vault has no file {clean!r}"
@@ -355,7 +384,10 @@ def open_lines(
     rel, real = safe_vault_path(vault, rel)
     start = start_line if start_line is not None else ref_start
     end = end_line if end_line is not None else (ref_end if start_line is None else None)
-    data = real.read_bytes() if real.stat().st_size <= MAX_FILE_BYTES else None
+    try:
+        data = real.read_bytes() if real.stat().st_size <= MAX_FILE_BYTES else None
+    except OSError as exc:  # unreadable (permissions), or gone since it was checked
+        raise PathRefused(f"refused: {rel!r} cannot be read ({exc.strerror or exc})") from None
     if data is None:
         raise PathRefused(f"refused: {rel!r} is over {MAX_FILE_BYTES // 1_048_576} MB, not a memory to read")
     if b"\x00" in data[:8192]:
@@ -494,6 +526,7 @@ class MemoryTools:
 
     def memory_search(
         self,
+        /,
         query: Any = None,
         k: Any = DEFAULT_K,
         fact_type: Any = None,
@@ -587,7 +620,7 @@ class MemoryTools:
         }
 
     def memory_open(
-        self, path: Any = None, start_line: Any = None, end_line: Any = None, **unknown: Any
+        self, /, path: Any = None, start_line: Any = None, end_line: Any = None, **unknown: Any
     ) -> dict[str, Any]:
         """The text of a memory's lines (bounded), or a clear refusal. Never raises."""
         try:
@@ -608,19 +641,28 @@ class MemoryTools:
             return failure(exc, path=path if isinstance(path, str) else None, text="")
 
     def call(self, name: str, arguments: Mapping[str, Any] | str | None = None) -> dict[str, Any]:
-        """Dispatch one tool call by name; ``arguments`` is a dict or a JSON object string."""
+        """Dispatch one tool call by name; ``arguments`` is a dict or a JSON object string. Never raises."""
         try:
             if isinstance(arguments, str):
                 arguments = json.loads(arguments) if arguments.strip() else {}
             arguments = dict(arguments or {})
         except (ValueError, TypeError) as exc:
             return failure(BadArgument(f"bad arguments: expected a JSON object ({exc})"), results=[])
-        if name == "memory_search":
-            return self.memory_search(**arguments)
-        if name == "memory_open":
-            return self.memory_open(**arguments)
+        names = [key for key in arguments if not isinstance(key, str)]
+        if names:
+            return failure(
+                BadArgument(f"bad arguments: argument names must be text, got {names[0]!r}"), results=[]
+            )
+        try:
+            if name == "memory_search":
+                return self.memory_search(**arguments)
+            if name == "memory_open":
+                return self.memory_open(**arguments)
+        except Exception as exc:  # each tool catches its own errors: this is a last net, never used
+            return failure(exc, results=[])
         return failure(
-            BadArgument(f"unknown tool {name!r}; the tools are memory_search and memory_open"), results=[]
+            BadArgument(f"unknown tool {name!r}; the tools are memory_search and memory_open"),
+            results=[],
         )
 
 

@@ -90,3 +90,15 @@ def test_missing_index_over_mcp(vault_copy):
     _, _, [answer] = _run(vault_copy, [("memory_search", {"query": "keys"})])
     assert answer.is_error and answer.structured_content["code"] == "index_missing"
     assert "memsearch index" in answer.structured_content["error"]
+
+
+def test_hostile_arguments_are_tool_results_over_mcp(indexed_vault):
+    calls = [
+        ("memory_search", {"query": "keys", "self": 1}),
+        ("memory_open", {"path": "inbox.md", "self": 1}),
+        ("memory_open", {"path": "a" * 299 + ".md"}),
+        ("memory_open", {"path": "inbox.md", "start_line": "9" * 5000}),
+    ]
+    _, _, answers = _run(indexed_vault, calls)
+    assert [a.is_error for a in answers] == [False, False, True, True]
+    assert [a.structured_content.get("code") for a in answers[2:]] == ["not_found", "bad_argument"]

@@ -62,6 +62,32 @@ def test_everything_under_the_index_home_is_owner_only_under_umask_0(vault_copy)
     assert info["owner_only"] and info["warning"] is None and info["mode"] == "0700"
 
 
+@pytest.mark.parametrize("how", ["MEMSEARCH_HOME", "--index-dir"])
+def test_the_index_home_and_the_parents_memsearch_creates_are_0700_under_umask_0(
+    vault_copy, tmp_path, monkeypatch, how
+):
+    # Path.mkdir(parents=True) makes the missing parents with the umask's mode (0777 under umask
+    # 000): another user could swap the index home inside and collect what is written there.
+    top = tmp_path / "not" / "yet"
+    if how == "MEMSEARCH_HOME":
+        monkeypatch.setenv("MEMSEARCH_HOME", str(top / "homes"))
+        home = None
+    else:
+        home = top / "homes" / "mine"
+    there = os.stat(tmp_path).st_mode
+    old = os.umask(0o000)
+    try:
+        report = index_vault(vault_copy, index_dir=home)
+        open_index(vault_copy, index_dir=home).search("signing keys")
+    finally:
+        os.umask(old)
+    created = [tmp_path / "not", top, top / "homes", Path(report.index_home)]
+    assert Path(report.index_home).parent == top / "homes"
+    assert [oct(os.stat(p).st_mode & 0o777) for p in created] == ["0o700"] * 4
+    assert not _exposed(Path(report.index_home)), _exposed(Path(report.index_home))
+    assert os.stat(tmp_path).st_mode == there  # a folder that was there keeps its mode
+
+
 def test_status_shows_where_the_index_lives_and_who_can_read_it(vault_copy):
     vault = vault_copy
     index_vault(vault)

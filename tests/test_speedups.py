@@ -190,3 +190,34 @@ def test_entities_of_the_fixture_vault_are_the_same_either_way(monkeypatch):
     monkeypatch.setattr(entities, "_vocabulary_words", entities.vocabulary_words_py)
     assert compiled == [entities.extract_entities(t) for t in texts]
     assert sum(map(len, compiled)) > 40
+
+
+def test_both_twins_cut_raw_tokens_at_the_same_length():
+    from memsearch import _speedups
+
+    assert _speedups.MAX_TOKEN_CHARS == tok.MAX_TOKEN_CHARS
+    cap = tok.MAX_TOKEN_CHARS
+    texts = [
+        "x" * 300_000,
+        "#" + "t" * (cap + 5),
+        "a." + "b" * cap + "()",
+        "y" * (cap - 2) + "()",
+        "z" * (cap - 1) + "() " + "z" * (cap - 1) + "(",
+        ("w" * (cap + 1) + " ") * 3 + "w" * cap,
+    ]
+    for text in texts:
+        got = _speedups.raw_token_counts(text)
+        assert list(got.items()) == list(tok.raw_token_counts_py(text).items())
+        assert all(len(raw) <= cap for raw in got)
+    assert tok.term_counts("x" * 300_000) == {"x" * cap: 1}
+
+
+LONG_RUNS = st.text(st.sampled_from("ab_.#()-"), min_size=60, max_size=140)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(SCANNED) | st.characters() | LONG_RUNS, max_size=12).map("".join))
+def test_raw_token_counts_match_the_regexes_around_the_cut(text):
+    from memsearch._speedups import raw_token_counts
+
+    assert list(raw_token_counts(text).items()) == list(tok.raw_token_counts_py(text).items())

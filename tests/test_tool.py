@@ -228,3 +228,32 @@ def test_the_old_index_answers_while_a_reindex_swaps_it_in(vault_copy):
     folder.rename(folder.with_name("repo-moving"))  # the index unreadable for an instant
     answer = tools.memory_search("sign_ed25519", k=1)
     assert answer["ok"] and answer["results"][0]["path"] == "reference/redflag.md"
+
+
+HOSTILE_CALLS = [
+    ("memory_open", {"path": "a" * 299 + ".md"}, "not_found"),  # a name over 255 bytes (ENAMETOOLONG)
+    ("memory_open", {"path": "journal/" + "b" * 299 + ".md:3-4"}, "not_found"),
+    ("memory_open", {"path": "inbox\ud800.md"}, "bad_argument"),
+    ("memory_open", {"path": "inbox.md", "start_line": "9" * 5000}, "bad_argument"),
+    ("memory_search", {"query": "keys \ud800"}, "bad_argument"),
+    ("memory_search", {"query": "keys", "territory": "journal/\udcff"}, "bad_argument"),
+    ("memory_search", {"query": "keys", "k": "9" * 5000}, "bad_argument"),
+    ("memory_search", {1: "keys"}, "bad_argument"),
+    ("memory_open", {None: "inbox.md"}, "bad_argument"),
+]
+
+
+@pytest.mark.parametrize(("name", "arguments", "code"), HOSTILE_CALLS)
+def test_no_argument_makes_a_tool_raise_or_fail_unexpectedly(tools, name, arguments, code):
+    answer = tools.call(name, arguments)
+    json.dumps(answer, ensure_ascii=False).encode("utf-8")  # what MCP writes: UTF-8, no lone surrogate
+    assert answer["ok"] is False and answer["code"] == code, answer
+
+
+def test_an_argument_named_self_is_an_unknown_argument_not_a_crash(tools):
+    # `self` reached the bound method as a second self: TypeError out of call(), an MCP protocol error.
+    for name, arguments in (("memory_search", {"query": "keys"}), ("memory_open", {"path": "inbox.md"})):
+        answer = tools.call(name, {**arguments, "self": "x"})
+        assert answer["ok"] and any("self" in w for w in answer["warnings"]), answer
+    assert tool.memory_search(query="keys", vault=tools.vault_arg, **{"self": 1})["ok"]
+    assert tool.memory_open(path="inbox.md", vault=tools.vault_arg, **{"self": 1})["ok"]

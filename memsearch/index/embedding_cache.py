@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from memsearch.errors import EmbedderError, IndexCorruptError
+from memsearch.paths import private_dir
 
 if TYPE_CHECKING:  # pragma: no cover
     from memsearch.embedding import Embedder
@@ -67,8 +68,7 @@ class EmbeddingCache:
         self._lock = threading.Lock()
         parent = self.path.parent
         if not parent.exists():
-            parent.mkdir(parents=True, mode=0o700)
-            parent.chmod(0o700)  # mkdir's mode is filtered by the umask
+            private_dir(parent)
         if not self.path.exists():
             os.close(os.open(self.path, os.O_CREAT | os.O_RDWR, 0o600))
         self.path.chmod(0o600)

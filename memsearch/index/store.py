@@ -75,7 +75,8 @@ def default_home(vault: Path) -> Path:
 
 
 def private_dir(path: Path) -> Path:
-    path.mkdir(parents=True, exist_ok=True, mode=0o700)
+    """:func:`memsearch.paths.private_dir`, and ``path`` made 0700 even if it was there."""
+    paths.private_dir(path)
     os.chmod(path, 0o700)
     return path
 

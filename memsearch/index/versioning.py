@@ -27,7 +27,8 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from memsearch.errors import IndexCorruptError, RevisionError
+from memsearch.errors import IndexCorruptError, IndexWriteError, RevisionError
+from memsearch.paths import private_dir
 
 REPO_SUBDIR = "repo"
 BRANCH = "main"
@@ -98,6 +99,20 @@ def crashpoint(name: str) -> None:
         os.kill(os.getpid(), signal.SIGKILL)
 
 
+#: What git says (under LC_ALL=C) when the machine, not the repository, is at fault.
+_TRANSIENT = (
+    "No space left on device",
+    "Out of diskspace",
+    "Disk quota exceeded",
+    "Cannot allocate memory",
+    "Out of memory",
+    "Too many open files",
+    "Resource temporarily unavailable",
+    "Read-only file system",
+    ".lock': File exists",
+)
+
+
 def _git_env() -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
     env.update(
@@ -141,6 +156,11 @@ class IndexRepo:
         proc = subprocess.run(cmd, input=input, capture_output=True, env=_git_env(), check=False)
         if check and proc.returncode != 0:
             err = proc.stderr.decode("utf-8", "replace").strip()
+            if any(sign in err for sign in _TRANSIENT):  # the repository is fine: the machine is not
+                raise IndexWriteError(
+                    f"git {args[0]} failed in the index repository {self.path} ({err}); nothing was"
+                    " changed: free disk space (or wait for the other process) and run it again"
+                )
             raise IndexCorruptError(
                 f"git {args[0]} failed in the index repository {self.path} ({err or proc.returncode});"
                 " run `memsearch index VAULT` to repair it from the vault"
@@ -152,7 +172,7 @@ class IndexRepo:
 
     def init(self) -> None:
         """Create the repository (owner-only, no hooks, local identity, gc off)."""
-        self.path.mkdir(parents=True, exist_ok=True, mode=0o700)
+        private_dir(self.path)
         os.chmod(self.path, 0o700)
         self.git("init", "-q", "--template=", f"--initial-branch={BRANCH}")
         for key, value in REPO_CONFIG:

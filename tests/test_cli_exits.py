@@ -1,0 +1,89 @@
+"""Bad arguments end the CLI with the message and its exit code, every time, never a signal.
+
+The embedder loads on a thread from the moment a search starts; a process that exited while
+onnxruntime was still starting on it aborted ("terminate called without an active exception",
+exit 134 or 139) in most runs. So each bad argument runs many times, each in its own process.
+"""
+
+import json
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from memsearch.cli import EXIT_ERROR
+
+RUNS = 15
+
+BAD = {
+    "blank query": (["search", "   "], "the query is empty"),
+    "empty query": (["search", ""], "the query is empty"),
+    "--since yesterday": (
+        ["search", "signing keys", "--since", "yesterday"],
+        "since: 'yesterday' is not a date",
+    ),
+    "--now notadate": (["search", "signing keys", "--now", "notadate"], "now: 'notadate' is not a date"),
+}
+
+
+def _run(args: list[str]) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "memsearch.cli", *args], capture_output=True, text=True, timeout=120
+    )
+
+
+@pytest.mark.parametrize("case", list(BAD))
+def test_a_bad_argument_exits_with_its_code_in_every_run(indexed_vault, case):
+    args, message = BAD[case]
+    args = [*args, "--vault", str(indexed_vault), "--no-server"]
+    with ThreadPoolExecutor(2) as pool:
+        done = list(pool.map(_run, [args] * RUNS))
+    codes = [p.returncode for p in done]
+    assert codes == [EXIT_ERROR] * RUNS, (case, codes, {p.stderr[-300:] for p in done})
+    assert all(message in p.stderr and "terminate called" not in p.stderr for p in done), done[0].stderr
+
+
+def _batch(vault, lines: list[bytes], *extra: str) -> list[dict]:
+    done = subprocess.run(
+        [sys.executable, "-m", "memsearch.cli", "search", "--batch", "-", "--vault", str(vault), *extra],
+        input=b"\n".join(lines) + b"\n",
+        capture_output=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr.decode(errors="replace")
+    return [json.loads(line) for line in done.stdout.decode("utf-8").splitlines()]
+
+
+def test_a_bad_batch_line_is_answered_with_its_error_and_the_later_lines_still_run(indexed_vault):
+    good = json.dumps({"id": "good", "query": "sign_ed25519", "k": 2}).encode()
+    lines = [
+        b'{"id": "bytes", "query": "sign\xff"}',
+        good,
+        b'{"id": "surrogate", "query": "sign \\ud800"}',
+        good,
+        b'{"id": "five", "query": "sign", "k": "five"}',
+        b'{"id": "typo", "query": "sign", "fact-type": "world"}',
+        b'{"id": "limit", "query": "sign", "limit": 3}',
+        good,
+    ]
+    for extra in ([], ["--no-server"]):
+        answers = _batch(indexed_vault, lines, *extra)
+        assert [a["id"] for a in answers] == [
+            None,
+            "good",
+            "surrogate",
+            "good",
+            "five",
+            "typo",
+            "limit",
+            "good",
+        ]
+        errors = [a.get("error", "") for a in answers]
+        assert "line 1: not UTF-8" in errors[0]
+        assert "line 3:" in errors[2] and "surrogate" in errors[2]
+        assert "line 5: k must be a positive whole number (got 'five')" in errors[4]
+        assert "line 6: unknown field 'fact-type'" in errors[5] and "fact_type" in errors[5]
+        assert "line 7: unknown field 'limit'" in errors[6]
+        for i in (1, 3, 7):
+            assert "error" not in answers[i] and answers[i]["results"][0]["path"] == "reference/redflag.md"

@@ -1,0 +1,93 @@
+"""History survives faults: a transient git error fails the run and leaves the repository as it
+was; a damaged repository is moved aside, never deleted, and the user is told where."""
+
+import os
+import shutil
+import stat
+from pathlib import Path
+
+import pytest
+
+from memsearch.api import index_vault, log
+from memsearch.errors import IndexWriteError
+
+
+def _history(vault: Path, edits: int = 3) -> list[str]:
+    index_vault(vault, embed=False)
+    for n in range(edits):
+        (vault / "inbox.md").write_text(f"# Inbox\n\nedit number {n} of the inbox\n")
+        index_vault(vault, embed=False)
+    return [c["commit"] for c in log(vault)]
+
+
+def _failing_git(tmp_path: Path, monkeypatch, verb: str, message: str) -> None:
+    """A git on PATH that fails ``verb`` with ``message`` (as a full disk makes git fail)."""
+    real = shutil.which("git")
+    fake = tmp_path / "fakebin"
+    fake.mkdir()
+    script = fake / "git"
+    script.write_text(
+        "#!/bin/sh\n"
+        f'for a in "$@"; do [ "$a" = {verb} ] && {{ echo "{message}" >&2; exit 128; }}; done\n'
+        f'exec {real} "$@"\n'
+    )
+    script.chmod(script.stat().st_mode | stat.S_IXUSR)
+    monkeypatch.setenv("PATH", f"{fake}{os.pathsep}{os.environ['PATH']}")
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["fatal: Out of diskspace", "error: unable to write file: No space left on device"],
+)
+def test_a_full_disk_fails_the_run_and_keeps_the_history(vault_copy, tmp_path, monkeypatch, message):
+    commits = _history(vault_copy)
+    assert len(commits) == 4
+    (vault_copy / "inbox.md").write_text("# Inbox\n\na change the full disk must not lose history over\n")
+    _failing_git(tmp_path, monkeypatch, "status", message)
+    with pytest.raises(IndexWriteError, match="nothing was changed"):
+        index_vault(vault_copy, embed=False)
+    monkeypatch.undo()
+    assert [c["commit"] for c in log(vault_copy)] == commits  # the repository is as it was
+    report = index_vault(vault_copy, embed=False)  # once the disk has room, the run carries on
+    assert report.commit and [c["commit"] for c in log(vault_copy)][1:] == commits
+
+
+def test_the_cli_exits_non_zero_on_a_full_disk(vault_copy, tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from memsearch.cli import main
+
+    commits = _history(vault_copy, edits=1)
+    _failing_git(tmp_path, monkeypatch, "status", "fatal: Out of diskspace")
+    for verb in ("index", "reindex"):
+        result = CliRunner().invoke(main, [verb, str(vault_copy), "--no-embed"])
+        assert result.exit_code == 1, result.output
+        assert "Out of diskspace" in result.output and "nothing was changed" in result.output
+    monkeypatch.undo()
+    assert [c["commit"] for c in log(vault_copy)] == commits
+
+
+@pytest.mark.parametrize("damage", ["empty HEAD", "missing HEAD", "garbled ref", "ref to a missing object"])
+def test_a_damaged_repository_is_moved_aside_with_its_history_and_the_user_told(vault_copy, damage):
+    commits = _history(vault_copy)
+    git_dir = vault_copy / ".memsearch" / "repo" / ".git"
+    head = (git_dir / "HEAD").read_text()
+    ref = git_dir / head.strip().removeprefix("ref: ")
+    if damage == "empty HEAD":
+        (git_dir / "HEAD").write_text("")
+    elif damage == "missing HEAD":
+        (git_dir / "HEAD").unlink()
+    elif damage == "garbled ref":
+        ref.write_text("not a commit id\n")
+    else:
+        ref.write_text("0123456789abcdef0123456789abcdef01234567\n")
+    report = index_vault(vault_copy, embed=False)
+    (aside,) = [p for p in (vault_copy / ".memsearch").iterdir() if p.name.startswith("repo.damaged-")]
+    assert any(str(aside) in note for note in report.notes), report.notes
+    # Nothing was deleted: the old objects are all there, readable with git (HEAD put back).
+    import subprocess
+
+    (aside / ".git" / "HEAD").write_text(head)
+    for commit in commits:
+        subprocess.run(["git", "-C", str(aside), "cat-file", "-e", commit], check=True)
+    assert report.files >= 12 and len(log(vault_copy)) == 1  # rebuilt from the vault

@@ -1,0 +1,176 @@
+"""What a hostile (or just unlucky) vault can hold: every file is indexed or skipped with its name
+and a reason, in bounded memory, and no file fails a run or a search."""
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import numpy as np
+from click.testing import CliRunner
+
+from memsearch.cli import main
+
+LONG = 300_000
+
+
+def _keyword_terms(vault: Path) -> np.ndarray:
+    (snapshot,) = sorted((vault / ".memsearch" / "cache" / "snapshots").rglob("keyword.npz"))
+    with np.load(snapshot, allow_pickle=False) as data:
+        return data["terms"]
+
+
+def test_one_unbroken_300k_token_neither_blows_up_the_index_nor_fails_a_search(vault_copy):
+    # keyword.npz stored its terms as fixed-width strings: one 300,000-character token made every
+    # term that wide (370 MB for the 12-file fixture vault, 30 GiB and a MemoryError for a real one).
+    from memsearch.api import Memsearch, index_vault
+    from memsearch.tokenize import MAX_TOKEN_CHARS
+
+    (vault_copy / "big.md").write_text(
+        "# Big\n\n"
+        + "x" * LONG
+        + "\n\nsee #"
+        + "t" * LONG
+        + " and [["
+        + "W" * LONG
+        + "]] and we met Q"
+        + "q" * LONG
+        + " today\n"
+    )
+    index_vault(vault_copy)
+    terms = _keyword_terms(vault_copy)
+    assert terms.dtype.itemsize <= 4 * MAX_TOKEN_CHARS
+    assert max(map(len, terms.tolist())) == MAX_TOKEN_CHARS
+
+    with Memsearch(vault_copy) as ms:
+        # A query names the token as written: it is cut the same way and meets it.
+        hits = ms.search("x" * 1000, k=3, strategies=["keyword"]).results
+        assert hits and hits[0].path == "big.md"
+        entities = {e for r in ms.search("met today", k=20).results for e in r.entities}
+        assert all(len(e) <= 100 for e in entities)
+        assert ms.status()["chunks"] > 0
+
+    for args in (["status", "--vault", str(vault_copy)], ["reindex", str(vault_copy)]):
+        result = CliRunner().invoke(main, args)
+        assert result.exit_code == 0, (args, result.output)
+    assert _keyword_terms(vault_copy).dtype.itemsize <= 4 * MAX_TOKEN_CHARS
+
+
+def _hostile_names(vault: Path) -> dict[str, str]:
+    """Symlink shapes and a file name that is not UTF-8: {name as reported: what its reason says}."""
+    (vault / "loop.md").symlink_to("loop.md")
+    (vault / "a.md").symlink_to("b.md")
+    (vault / "b.md").symlink_to("a.md")
+    (vault / "dangling.md").symlink_to("nothere.md")
+    bad = os.path.join(os.fsencode(vault), b"bad\xff.md")
+    with open(bad, "wb") as fh:
+        fh.write(b"# Bad name\n\nquetzal bytes\n")
+    return {
+        "loop.md": "symlink loop",
+        "a.md": "symlink loop",
+        "b.md": "symlink loop",
+        "dangling.md": "dangling symlink",
+        "bad\\xff.md": "not UTF-8",
+    }
+
+
+def test_symlink_loops_dangling_links_and_non_utf8_names_are_skipped_with_a_reason(vault_copy):
+    from memsearch.api import index_vault
+
+    expected = _hostile_names(vault_copy)
+    for _ in range(2):  # a first build, then an incremental run over the same vault
+        report = index_vault(vault_copy)
+        reasons = {s.path: s.reason for s in report.skipped}
+        for name, why in expected.items():
+            assert why in reasons.get(name, ""), (name, reasons)
+        assert report.files >= 12  # everything else was indexed
+    # An update naming the files (as watch and `index --paths` do) skips them the same way.
+    report = index_vault(vault_copy, paths=["loop.md", "a.md", "dangling.md", "inbox.md"])
+    assert {"loop.md", "a.md", "dangling.md"} <= {s.path for s in report.skipped}
+
+
+def test_the_cli_names_each_skipped_file_and_every_verb_exits_0(vault_copy):
+    expected = _hostile_names(vault_copy)
+    runner = CliRunner()
+    for args in (
+        ["index", str(vault_copy)],
+        ["index", str(vault_copy)],
+        ["reindex", str(vault_copy)],
+        ["status", "--vault", str(vault_copy)],
+        ["search", "quetzal", "--vault", str(vault_copy), "--no-server"],
+    ):
+        result = runner.invoke(main, args)
+        assert result.exit_code == 0, (args, result.output)
+        if args[0] in ("index", "status"):  # reindex, the cron verb, is quiet when nothing changed
+            for name, why in expected.items():
+                assert any(name in line and why in line for line in result.output.splitlines()), (
+                    args,
+                    name,
+                    result.output,
+                )
+
+
+SECRET = "API_KEY=sk-quillonsecret42"
+
+
+def _secret_links(vault: Path) -> list[str]:
+    """Links a vault may hold to what is not memory; the names of those that must not be followed."""
+    (vault / ".env").write_text(SECRET + "\n")
+    (vault / ".git").mkdir()
+    (vault / ".git" / "config").write_text(f"[remote]\n\ttoken = {SECRET}\n")
+    (vault / ".private").mkdir()
+    (vault / ".private" / "diary.md").write_text(f"# Diary\n\n{SECRET}\n")
+    (vault / "node_modules").mkdir()
+    (vault / "node_modules" / "pkg.md").write_text(f"# Pkg\n\n{SECRET}\n")
+    (vault / "settings.toml").write_text(f"key = '{SECRET}'\n")
+    (vault / "sub").mkdir()
+    links = {
+        "env.md": ".env",
+        "gitconfig.md": ".git/config",
+        "diary.md": ".private/diary.md",
+        "pkg.md": "node_modules/pkg.md",
+        "settings.md": "settings.toml",
+        "sub/chained.md": "../env.md",  # a link to a link to .env
+        "index.md": ".memsearch/repo/manifest.json",
+    }
+    for name, target in links.items():
+        (vault / name).symlink_to(target)
+    (vault / "sub" / "ok.md").symlink_to("../inbox.md")  # a markdown memory in the vault: followed
+    return list(links)
+
+
+def test_a_symlink_is_followed_only_to_a_markdown_memory_inside_the_vault(vault_copy):
+    from memsearch.api import Memsearch, index_vault
+
+    refused = _secret_links(vault_copy)
+    index_vault(vault_copy)
+    report = index_vault(vault_copy)  # the second run sees the index folder a link points into
+    reasons = {s.path: s.reason for s in report.skipped}
+    for name in refused:
+        assert "not followed" in reasons.get(name, ""), (name, reasons)
+    with Memsearch(vault_copy) as ms:
+        assert not ms.search("quillonsecret42", k=20, strategies=["keyword"]).results
+        assert "sub/ok.md" in ms.index.manifest["files"]
+    # Nothing the index wrote holds the secret (git objects are compressed: git reads them).
+    for path in (vault_copy / ".memsearch").rglob("*"):
+        if path.is_file() and "objects" not in path.parts:
+            assert b"quillonsecret42" not in path.read_bytes(), path
+    repo = str(vault_copy / ".memsearch" / "repo")
+    revs = subprocess.run(["git", "-C", repo, "rev-list", "--all"], capture_output=True, text=True).stdout
+    grep = subprocess.run(
+        ["git", "-C", repo, "grep", "-c", "quillonsecret42", *revs.split()], capture_output=True
+    )
+    assert revs.split() and grep.returncode == 1 and grep.stdout == b"", grep
+
+
+def test_memory_open_refuses_what_the_index_would_not_follow(vault_copy):
+    from memsearch.tool import MemoryTools
+
+    refused = _secret_links(vault_copy)
+    (vault_copy / "self.md").symlink_to("self.md")
+    tools = MemoryTools(vault_copy)
+    for name in [*refused, "self.md"]:
+        answer = tools.memory_open(name)
+        assert not answer["ok"] and answer["code"] == "path_refused", (name, answer)
+        assert "quillonsecret42" not in json.dumps(answer), name
+    assert tools.memory_open("sub/ok.md")["ok"]
