@@ -232,3 +232,27 @@ def test_the_scan_announces_every_file_it_reads(vault_copy, monkeypatch):
     monkeypatch.setattr(indexer, "read_file", read_file)
     index_vault(vault_copy, embed=False)
     assert len(read) > 3 * 3 and sorted(set(announced)) == sorted(read)
+
+
+def test_the_shown_score_is_the_sum_of_its_explained_parts(engine):
+    response = engine.search("who approved the new Ed25519 key?", k=5, now=NOW, explain=True)
+    for r in response.results:
+        score = r.explanation["score"]
+        parts = sum(p["shown"] for p in r.explanation["strategies"].values())
+        assert score["sum_of_parts"] == pytest.approx(parts, abs=1e-3)
+        assert r.score == pytest.approx(score["shown"], abs=1e-4)
+        if not score["capped"]:
+            assert r.score == pytest.approx(parts, abs=2e-3)
+
+
+def test_explain_shows_the_confidence_the_ranking_used(engine):
+    response = engine.search("sign_ed25519 rotation", k=3, now=NOW, explain=True)
+    shown = {
+        name: part["confidence"]
+        for r in response.results
+        for name, part in r.explanation["strategies"].items()
+        if name in ("semantic", "keyword")
+    }
+    assert set(shown) == {"semantic", "keyword"}
+    # Relative confidences average one; an exact identifier makes keyword the surer list.
+    assert shown["keyword"] > 1.0 > shown["semantic"]

@@ -545,3 +545,45 @@ def test_chunks_cover_every_line_once_property(strategy):
 def test_byte_order_mark_does_not_hide_the_title():
     assert parse("x.md", "\ufeff# Title\ntext\n").title == "Title"
     assert parse("x.md", "\ufeff---\ntitle: T\n---\ntext\n").chunks[0].start_line == 4
+
+
+# ------------------------------------------------------------------------------ a note's own name
+
+
+def test_every_chunk_of_a_note_carries_the_notes_own_name():
+    """A [[link]] to the note names its file: that name on every section connects all of it."""
+    text = md("---", "title: Hall sensor commutation", "---", "# Hall sensor commutation", "",
+              "## How", "Six states.", "", "## Why", "Cheap and robust.")
+    pf = parse("reference/techniques/hall-sensor-commutation.md", text)
+    assert len(pf.chunks) >= 2
+    assert all("Hall sensor commutation" in c.entities for c in pf.chunks)
+
+
+def test_a_note_whose_title_differs_carries_its_file_name():
+    pf = parse("reference/places/marine-station.md", md("# Port Calder Marine Station", "", "Labs."))
+    assert "marine-station" in pf.chunks[0].entities
+
+
+def test_dated_entries_and_chapters_carry_no_name_of_their_own():
+    journal = parse("journal/2025-03-11.md", md("# 2025-03-11", "", "Walked the canal."))
+    chapter = parse("literature/book/02-fog.md", md("# Fog", "", "The fog came in."))
+    assert not any("2025" in e for e in journal.chunks[0].entities)
+    assert "02-fog" not in chapter.chunks[0].entities
+
+
+def test_prose_aliases_join_the_files_aliases_and_frontmatter_wins():
+    text = md("---", "title: Glossary", "aliases: [Gloss]", "---", "- **KCB** - Kettle controller board",
+              "- **Gloss** - something else")
+    pf = parse("reference/glossary.md", text)
+    assert pf.aliases["KCB"] == "Kettle controller board"
+    assert pf.aliases["Gloss"] == "Glossary"
+
+
+def test_an_older_chunkers_index_is_chunked_again(monkeypatch):
+    """The chunker's version is part of the settings fingerprint that decides a full re-chunk."""
+    import memsearch.indexer as indexer
+    from memsearch.config import Settings
+
+    before = indexer._settings_fingerprint(Settings())
+    monkeypatch.setattr(indexer, "CHUNKER_VERSION", indexer.CHUNKER_VERSION + 1)
+    assert indexer._settings_fingerprint(Settings()) != before

@@ -130,3 +130,23 @@ def test_search_in_its_own_process_prints_all_and_exits_cleanly(indexed_vault):
     done = subprocess.run([sys.executable, "-m", "memsearch.cli", *args], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["results"] == json.loads(in_process.output)["results"]
+
+
+def test_explain_in_the_default_format_prints_the_explanation(indexed_vault):
+    args = ["search", "who rotated the keys", "--vault", str(indexed_vault), "--explain"]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0
+    first = result.stdout.splitlines()
+    assert "\t" in first[0] and any("contribution" in line and "confidence" in line for line in first)
+    assert any("shown score" in line and "sum of shown parts" in line for line in first)
+
+
+def test_nothing_resonates_is_said_and_all_shows_the_results(indexed_vault):
+    args = ["search", "xylophone quantum banana", "--vault", str(indexed_vault), "--no-server"]
+    table = CliRunner().invoke(main, [*args, "--format", "table"])
+    assert table.exit_code == 0 and "nothing resonates" in table.stdout
+    files = CliRunner().invoke(main, [*args, "--format", "files"])
+    assert files.stdout == "" and "signal none" in files.stderr
+    shown = CliRunner().invoke(main, [*args, "--format", "json", "--all"])
+    data = json.loads(shown.stdout)
+    assert data["signal"] == "none" and data["signal_reason"] and data["results"]

@@ -19,6 +19,7 @@ import beir  # noqa: E402
 import harness  # noqa: E402
 import ir_metrics  # noqa: E402
 import locomo  # noqa: E402
+import vault as vault_eval  # noqa: E402
 
 # ------------------------------------------------------------------------------------------ fixtures
 
@@ -407,3 +408,53 @@ def test_locomo_through_the_real_engine(tmp_path):
         assert latency["errors"] == 0 and latency["timed_by_engine"] == 2
         assert latency["excl_embed_ms"]["p50"] <= latency["incl_embed_ms"]["p50"]
     assert locomo.main(args)["index"]["reused"] == 1
+
+
+# ------------------------------------------------------------------------------------------ vault
+
+
+def test_vault_scoring_ranks_rivals_and_classes():
+    paths = ["a.md", "old.md", "gold.md"]
+    assert vault_eval.first_rank(paths, ["gold.md", "x.md"]) == 3
+    assert vault_eval.outranked(paths, ["gold.md"], ["old.md"])
+    assert not vault_eval.outranked(paths, ["a.md"], ["old.md"])
+    assert vault_eval.outranked(["old.md"], ["gold.md"], ["old.md"])  # gold missing ranks last
+    figures = vault_eval.class_figures([{"rank": 1}, {"rank": 3}, {"rank": None}, {"rank": 11}])
+    mrr = round((1 + 1 / 3) / 4, 4)
+    assert figures == {"n": 4, "hit@1": 0.25, "hit@3": 0.5, "hit@10": 0.5, "mrr@10": mrr}
+    assert vault_eval.strategies_for("fused") is None
+    assert vault_eval.strategies_for("no-graph") == ("semantic", "keyword", "time")
+    assert vault_eval.strategies_for("time") == ("time",)
+
+
+def test_vault_through_the_real_engine(tmp_path):
+    """The vault runner against memsearch.api itself, on the repository's fixture vault."""
+    pytest.importorskip("memsearch.api")
+    import shutil
+
+    data = tmp_path / "data"
+    shutil.copytree(Path(__file__).parent / "fixtures" / "vault", data / "vault")
+    now = "2025-04-01T00:00:00"
+    questions = [
+        {"id": "ex-1", "query": "sign_ed25519", "class": "exact", "now": now,
+         "gold": ["reference/redflag.md"]},
+        {"id": "no-1", "query": "xylophone quantum banana", "class": "none", "now": now, "gold": []},
+    ]
+    (data / "queries.jsonl").write_text("".join(json.dumps(q) + "\n" for q in questions), encoding="utf-8")
+    args = Namespace(
+        data=str(data),
+        classes=None,
+        limit_queries=None,
+        runs=["fused", "keyword", "no-keyword"],
+        set=[],
+        cache_dir=str(tmp_path / "cache"),
+        out=str(tmp_path / "results"),
+        per_query=True,
+        reindex=False,
+    )
+    payload = vault_eval.main(args)
+    assert payload["runs"]["keyword"]["classes"]["exact"]["hit@1"] == 1.0
+    assert payload["runs"]["fused"]["classes"]["overall"]["n"] == 1  # none is not answerable
+    assert payload["signal"]["by_class"]["none"] == {"none": 1}
+    assert payload["signal"]["none_flagged_none_or_thin"] == 1.0
+    assert {o["run"] for o in payload["per_query"]} == {"fused", "keyword", "no-keyword"}

@@ -149,3 +149,30 @@ def test_pending_rows_queries_and_saves_interleaved(tmp_path):
             docs[i] = dict(Counter(rnd.choices(vocab, k=rnd.randint(1, 6))))
             index.add(i, docs[i])
         assert len(index) == len(docs), step
+
+
+def test_query_weight_is_the_ideal_score_and_names_the_missing_part():
+    """A chunk of average length holding every term once scores the query's total weight."""
+    from memsearch.index.keyword import KeywordIndex
+    from memsearch.tokenize import term_counts
+
+    index = KeywordIndex()
+    index.add(0, term_counts("boiler engineer"))
+    index.add(1, term_counts("garden bench"))
+    total, missing = index.query_weight({"boiler": 1.0, "engin": 1.0, "zanzibar": 1.0})
+    present = index.query_weight({"boiler": 1.0, "engin": 1.0})[0]
+    assert missing == pytest.approx(total - present) and missing > present / 2
+    score = index.search({"boiler": 1.0, "engin": 1.0}, 1)[0].score
+    assert score == pytest.approx(present, rel=1e-5)  # the chunk holds each term once, average length
+
+
+def test_weighted_query_terms_scale_their_part_of_the_score():
+    from memsearch.index.keyword import KeywordIndex
+    from memsearch.tokenize import term_counts
+
+    index = KeywordIndex()
+    index.add(0, term_counts("boiler"))
+    index.add(1, term_counts("garden"))
+    full = index.scores({"boiler": 1.0})[0]
+    tenth = index.scores({"boiler": 0.1})[0]
+    assert tenth == pytest.approx(full / 10, rel=1e-5)

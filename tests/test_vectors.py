@@ -99,3 +99,22 @@ def test_a_rebuilt_graph_is_the_same_graph(tmp_path):
         index._hnsw.save_index(str(path))
         digests.append(hashlib.sha256(path.read_bytes()).hexdigest())
     assert digests[0] == digests[1]
+
+
+def test_background_is_the_querys_cosine_to_the_vault_at_large():
+    import pytest
+
+    from memsearch.index.vectors import VectorIndex
+
+    rng = np.random.default_rng(7)
+    vectors = rng.normal(size=(300, 16)).astype(np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    index = VectorIndex(16)
+    index.add(list(range(300)), vectors)
+    query = vectors[0]
+    mean, std = index.background(query)
+    cosines = vectors @ query
+    assert mean == pytest.approx(float(cosines.mean()), abs=1e-5)
+    assert std == pytest.approx(float(cosines.std()), abs=1e-5)
+    index.add([300], vectors[:1])  # the sample follows the vectors
+    assert index.background(query)[0] != mean

@@ -1,0 +1,51 @@
+"""Query analysis: which words carry a question's information, and which only frame it."""
+
+from memsearch.index.keyword import KeywordIndex
+from memsearch.query_terms import (
+    SCAFFOLD_WEIGHT,
+    asks_for_event,
+    informative,
+    is_scaffolding,
+    term_weights,
+)
+from memsearch.tokenize import term_counts
+
+
+def test_question_form_words_weigh_a_tenth_and_content_words_one():
+    weights = term_weights("what happened with the boiler")
+    assert weights == {"happen": SCAFFOLD_WEIGHT, "boiler": 1.0}
+    assert is_scaffolding("happen") and not is_scaffolding("boiler")
+
+
+def test_a_repeated_content_word_counts_again():
+    assert term_weights("boiler boiler")["boiler"] == 2.0
+
+
+def test_a_query_of_scaffolding_alone_is_not_informative():
+    assert not informative(term_weights("tell me what happened"))
+    assert informative(term_weights("tell me about the boiler"))
+
+
+def test_a_gloss_shares_the_weight_of_one_word():
+    weights = term_weights("what is Amma taking", glosses=("kamala raman",))
+    assert weights["kamala"] == weights["raman"] == 0.5
+    assert weights["amma"] == 1.0
+
+
+def test_scaffolding_cannot_win_a_keyword_hit_over_a_content_match():
+    """A reference note that says "happen" must not outrank the entry about the boiler."""
+    index = KeywordIndex()
+    index.add(0, term_counts("Things happen; this note says what happens when things happen."))
+    index.add(1, term_counts("The boiler broke on Tuesday and the engineer came."))
+    index.add(2, term_counts("Groceries: milk, bread."))
+    hits = index.search(term_weights("what happened with the boiler"), 3)
+    assert hits[0].chunk_id == 1
+    plain = index.search(["happen", "boiler"], 3)  # unweighted, the scaffolding word wins
+    assert plain[0].chunk_id == 0
+
+
+def test_when_questions_ask_for_a_dated_event():
+    assert asks_for_event("When did the steriliser break down?")
+    assert asks_for_event("what day was the garden flooded")
+    assert not asks_for_event("When should the blood sample be taken?")
+    assert not asks_for_event("Who is the vet?")

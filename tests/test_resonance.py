@@ -1,0 +1,57 @@
+"""The signal: strong, thin or none, read from evidence that does not depend on a score scale."""
+
+import pytest
+
+from memsearch.models import Evidence
+from memsearch.resonance import MISSING_SHARE_THIN, NEAR_Z, STANDOUT_Z, judge
+
+
+def test_nothing_matched_is_none():
+    assert judge(Evidence(results=0)).level == "none"
+
+
+def test_a_query_whose_words_the_vault_holds_is_strong():
+    signal = judge(Evidence(results=5, informative_terms=3, missing_share=0.0, semantic_z=2.0))
+    assert signal.level == "strong" and "informative words" in signal.reason
+
+
+def test_unknown_words_with_nothing_close_in_meaning_are_none():
+    signal = judge(Evidence(results=5, informative_terms=2, missing_share=1.0, semantic_z=NEAR_Z - 1))
+    assert signal.level == "none" and "no informative word" in signal.reason
+
+
+def test_unknown_words_but_a_standout_in_meaning_is_strong():
+    """A paraphrase shares no word with its answer; its answer stands out in meaning."""
+    signal = judge(Evidence(results=5, informative_terms=2, missing_share=1.0, semantic_z=STANDOUT_Z))
+    assert signal.level == "strong" and "stands out" in signal.reason
+
+
+@pytest.mark.parametrize("entities", [0, 1])
+def test_partly_unknown_words_without_a_standout_are_thin(entities):
+    evidence = Evidence(
+        results=5, informative_terms=4, missing_share=0.5, semantic_z=STANDOUT_Z - 1, entities=entities
+    )
+    signal = judge(evidence)
+    assert signal.level == "thin" and "50%" in signal.reason
+
+
+def test_a_named_entity_keeps_a_foreign_query_from_none():
+    evidence = Evidence(results=5, informative_terms=2, missing_share=1.0, semantic_z=1.0, entities=1)
+    assert judge(evidence).level == "thin"
+
+
+def test_a_time_window_with_entries_is_strong_without_informative_words():
+    signal = judge(Evidence(results=5, missing_share=None, window_entries=4))
+    assert signal.level == "strong" and "4 entries" in signal.reason
+
+
+def test_the_boundary_of_missing_share():
+    below = Evidence(results=3, informative_terms=4, missing_share=MISSING_SHARE_THIN - 0.01, semantic_z=0.0)
+    at = Evidence(results=3, informative_terms=4, missing_share=MISSING_SHARE_THIN, semantic_z=0.0)
+    assert judge(below).level == "strong" and judge(at).level == "thin"
+
+
+def test_the_signal_serialises_with_its_evidence():
+    data = judge(Evidence(results=1, missing_share=0.123456)).to_dict()
+    assert data["level"] in ("strong", "thin", "none")
+    assert data["evidence"]["missing_share"] == 0.1235
