@@ -9,6 +9,7 @@ from memsearch import dates
 from memsearch.errors import QueryError
 from memsearch.index.graph import EntityGraph
 from memsearch.models import FACT_TYPES
+from memsearch.tokenize import tokenize
 
 MAX_QUERY_CHARS = 4000
 
@@ -82,7 +83,9 @@ def parse_query(
     # needs no gloss (and one would pull the person's own note over what the query asks).
     glosses = tuple(
         dict.fromkeys(
-            key for written, key in named if key != written and not set(written.split()) & set(key.split())
+            key
+            for written, key in named
+            if key != written and not set(tokenize(written)) & set(tokenize(key))
         )
     )
     return ParsedQuery(text, keyword_text or text, now_dt, window, entities, filters, glosses)

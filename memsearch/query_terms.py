@@ -114,3 +114,24 @@ ENTRY_DATE_SOURCES = frozenset({"heading", "line", "filename"})
 def asks_for_event(text: str) -> bool:
     """Whether the question asks when something happened."""
     return _EVENT_QUESTION.search(text) is not None
+
+
+#: "What's the phone number now", "who is my GP", "which wholesaler do we use": the question asks
+#: for the present state of something, which a newer memory states if memories disagree.
+_CURRENT_QUESTION = re.compile(
+    r"^\s*(?:(?:what|who|which|where|how\s+\w+|when)(?:'s|\s+(?:is|are|am|do|does)\b)"
+    r"|(?:is|are|do|does)\b)"
+    r"|\b(?:now|these days|nowadays|currently|at the moment|at present|still)\b",
+    re.IGNORECASE,
+)
+#: "used to", "before", "originally", "in 2023", "back when": the question asks about the past.
+_PAST_QUESTION = re.compile(
+    r"\b(?:used to|before|originally|at first|back (?:when|then|in)|previous(?:ly)?|former(?:ly)?"
+    r"|old|earlier|in (?:19|20)\d\d|last year|ago)\b",
+    re.IGNORECASE,
+)
+
+
+def asks_for_current(text: str) -> bool:
+    """Whether the question asks how things are now (not about an event or the past)."""
+    return _CURRENT_QUESTION.search(text) is not None and _PAST_QUESTION.search(text) is None

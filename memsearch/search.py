@@ -16,7 +16,7 @@ from memsearch.fusion import Fused, FusedList, list_confidence, max_possible, rr
 from memsearch.index.store import IndexData
 from memsearch.models import Health, Hit, Result, SearchResponse
 from memsearch.query import Filters, ParsedQuery
-from memsearch.query_terms import ENTRY_DATE_SOURCES, asks_for_event, term_weights
+from memsearch.query_terms import ENTRY_DATE_SOURCES, asks_for_current, asks_for_event, term_weights
 from memsearch.resonance import NONE, Evidence, judge
 
 STRATEGIES: tuple[str, ...] = ("semantic", "keyword", "graph", "time")
@@ -39,6 +39,11 @@ def window_weight(start: datetime, end: datetime) -> float:
 
 #: A question asking when something happened weighs dated entries up by this much.
 EVENT_ENTRY_WEIGHT = 1.25
+
+#: Territories of superseded material (DESIGN: the archive holds what was replaced): a question
+#: about how things are now weighs them down, one about the past or a date does not.
+SUPERSEDED_TERRITORIES = frozenset({"archive"})
+SUPERSEDED_WEIGHT = 0.75
 
 #: Lists weighed by their own confidence (the drop from their first to their tenth score). The graph
 #: walk's scores are steep by construction (direct mentions vs. hops), so its drop says nothing;
@@ -283,12 +288,15 @@ def search_index(
         weights[name] = base[name] * confidence[name]
     territory_weights = {t_.label: t_.weight for t_ in settings.territories}
     event = asks_for_event(parsed.text)
+    current = not event and parsed.window is None and asks_for_current(parsed.text)
 
     def chunk_weight(cid: int) -> float:
         chunk = index.chunks[cid]
         w = territory_weights.get(chunk.territory, 1.0)
         if event and chunk.fact_type == "experience" and chunk.timestamp_source in ENTRY_DATE_SOURCES:
             w *= EVENT_ENTRY_WEIGHT
+        elif current and chunk.territory in SUPERSEDED_TERRITORIES:
+            w *= SUPERSEDED_WEIGHT
         return w
 
     fused = rrf(

@@ -49,3 +49,14 @@ def test_when_questions_ask_for_a_dated_event():
     assert asks_for_event("what day was the garden flooded")
     assert not asks_for_event("When should the blood sample be taken?")
     assert not asks_for_event("Who is the vet?")
+
+
+def test_present_state_questions_and_past_ones_are_told_apart():
+    from memsearch.query_terms import asks_for_current
+
+    assert asks_for_current("What's the clinic's phone number now?")
+    assert asks_for_current("Which wholesaler do we order from these days?")
+    assert asks_for_current("Who is Mum's GP?")
+    assert not asks_for_current("What did we use before the new lab?")
+    assert not asks_for_current("Which editor did I use in 2023?")
+    assert not asks_for_current("Tell me about the trip")

@@ -1,0 +1,80 @@
+"""Ranking promises on a small real vault (real files, real index, the embedded model)."""
+
+from __future__ import annotations
+
+import pytest
+
+from memsearch.api import index_vault, open_index
+
+NOW = "2025-10-20T12:00:00"
+
+FILES = {
+    "reference/clinic.md": (
+        "---\ntitle: Clinic\nupdated: 2025-06-01\n---\n# Clinic\n\n## Phone\n"
+        "The clinic's main phone number is 01632 960222.\n"
+    ),
+    "archive/2023-clinic.md": (
+        "## March 2023\n\nThe clinic's main phone number is 01632 960111. Phone number on the sign too.\n"
+    ),
+    "reference/autoclave.md": (
+        "---\ntitle: Autoclave\naliases: [Big Blue]\n---\n# Autoclave\n\n"
+        "The steam steriliser in the prep room. Service every six months.\n"
+    ),
+    "journal/2023-03-07.md": (
+        "# 2023-03-07\n\nBig Blue died mid-cycle: pressure would not build, E3 on the display.\n"
+    ),
+    "reference/glossary.md": "# Glossary\n\n- **the Shed Brain** - the garden controller board\n",
+    "journal/2025-05-06.md": "# 2025-05-06\n\nFlashed the garden controller board with firmware 2.4.\n",
+    "journal/2025-05-07.md": "# 2025-05-07\n\nBought compost and seed trays.\n",
+}
+
+
+@pytest.fixture(scope="module")
+def engine(tmp_path_factory):
+    vault = tmp_path_factory.mktemp("ranking") / "vault"
+    for rel, text in FILES.items():
+        path = vault / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    index_vault(vault)
+    with open_index(vault) as opened:
+        yield opened
+
+
+def paths(engine, query: str) -> list[str]:
+    return [r.path for r in engine.search(query, k=5, now=NOW).results]
+
+
+def test_a_question_about_now_puts_the_archive_below_the_current_note(engine):
+    ranked = paths(engine, "What's the clinic's phone number now?")
+    assert ranked.index("reference/clinic.md") < ranked.index("archive/2023-clinic.md")
+
+
+def test_a_question_about_the_past_does_not_weigh_the_archive_down(engine):
+    now = engine.search("What's the clinic's phone number now?", k=5, now=NOW, explain=True)
+    before = engine.search("What was the clinic's phone number before?", k=5, now=NOW, explain=True)
+
+    def weight(response) -> float:
+        return next(r for r in response.results if r.path.startswith("archive/")).explanation[
+            "territory_weight"
+        ]
+
+    assert weight(before) > weight(now)
+
+
+def test_a_when_did_question_weighs_the_dated_entry_up(engine):
+    response = engine.search("When did Big Blue die mid-cycle?", k=5, now=NOW, explain=True)
+    entry = next(r for r in response.results if r.path == "journal/2023-03-07.md")
+    assert response.results[0].path == "journal/2023-03-07.md"
+    assert entry.explanation["territory_weight"] > 1.0
+
+
+def test_a_glossary_nickname_reaches_the_notes_that_use_the_full_name(engine):
+    """"the Shed Brain" is defined in the glossary; the entry says "garden controller board"."""
+    ranked = paths(engine, "What did I do with the Shed Brain?")
+    assert "journal/2025-05-06.md" in ranked[:2]
+    assert "journal/2025-05-07.md" not in ranked[:2]
+
+
+def test_the_index_learns_prose_aliases(engine):
+    assert engine.index.graph.resolve("Shed Brain") == "the garden controller board"
