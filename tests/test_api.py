@@ -222,3 +222,19 @@ def test_the_scan_announces_every_file_it_reads(vault_copy, monkeypatch):
     monkeypatch.setattr(indexer, "read_file", read_file)
     index_vault(vault_copy, embed=False)
     assert len(read) > 3 * 3 and sorted(set(announced)) == sorted(read)
+
+
+def test_a_bare_day_matches_that_day_in_every_year(engine):
+    """Asked in 2026, "on March 5" still finds the 2025-03-05 entry: a bare day recurs yearly."""
+    response = engine.search(
+        "what happened on March 5", k=3, now="2026-04-01T00:00:00+00:00", strategies=["time"]
+    )
+    assert response.results and response.results[0].path == "aster/ledger/2025-03.md"
+    assert any("in every year" in note for note in response.health.notes)
+
+
+def test_a_bare_month_matches_that_month_in_every_year(engine):
+    response = engine.search(
+        "what did I do in May", k=3, now="2026-04-01T00:00:00+00:00", strategies=["time"]
+    )
+    assert response.results and response.results[0].path == "journal/2023-05-08-session-01.md"
