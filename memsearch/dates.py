@@ -24,6 +24,7 @@ __all__ = [
     "parse_datetime",
     "query_time_window",
     "strip_time_phrase",
+    "yearly_occurrences",
 ]
 
 # --------------------------------------------------------------------------- vocabulary
@@ -336,11 +337,17 @@ MAX_DATETIME = datetime.max.replace(tzinfo=UTC)
 
 @dataclass(frozen=True)
 class TimeWindow:
-    """The period a query asks about."""
+    """The period a query asks about.
+
+    A ``yearly`` window is a day or month named without a year ("on March 26", "in May",
+    "on Christmas Eve"): it means those days in every year, and ``start``/``end`` are its most
+    recent occurrence not after ``now`` (see :func:`yearly_occurrences` for the others).
+    """
 
     start: datetime  # inclusive
     end: datetime  # exclusive
     text: str  # the phrase in the query it came from, e.g. "last week"
+    yearly: bool = False
 
     @property
     def width(self) -> timedelta:
@@ -373,6 +380,33 @@ _NUM = (
 _UNIT = r"(?P<unit>hour|day|week|month|year)s?"
 
 Span = tuple[datetime, datetime]
+
+
+def _shift_years(moment: datetime, years: int) -> datetime | None:
+    try:
+        return moment.replace(year=moment.year + years)
+    except (ValueError, OverflowError):
+        return None  # Feb 29 in a common year, or out of range: that year has no occurrence
+
+
+def yearly_occurrences(
+    start: datetime, end: datetime, first_year: int, last_year: int, now: datetime
+) -> list[Span]:
+    """``[start, end)`` moved by whole years into each year from ``first_year`` to ``last_year``.
+
+    Nearest past first: occurrences that start on or before ``now``, the latest first, then those
+    after ``now``, the soonest first. A memory is written after what it tells of, so a date still
+    to come this year is the least likely of all to be what the question means.
+    Years where the date does not exist (Feb 29) are left out.
+    """
+    past: list[Span] = []
+    future: list[Span] = []
+    for year in range(last_year, first_year - 1, -1):
+        lo, hi = _shift_years(start, year - start.year), _shift_years(end, year - start.year)
+        if lo is None or hi is None:
+            continue
+        (past if lo <= now else future).append((lo, hi))
+    return past + future[::-1]
 
 
 def _number(text: str) -> int:
@@ -502,6 +536,22 @@ _BARE_YEAR_PRE = {
     "beginning of",
 }
 _WEEKDAY_PRE = {"on", "last", "since", "before", "after", "by", "until", "from", "between"}
+_NUMERIC_DAY_PRE = {
+    "on",
+    "since",
+    "before",
+    "after",
+    "by",
+    "until",
+    "till",
+    "from",
+    "between",
+    "as of",
+    "prior to",
+}
+#: Words that tie a yearless day or month to ``now`` ("since May", "last March 3", "this May"):
+#: it is then one occurrence, not the same days in every year.
+_TIED_TO_NOW_PRE = {"since", "as of", "after", "before", "prior to", "until", "till", "by", "last", "this"}
 
 _Q_NUMERIC = re.compile(
     r"(?<![\w.+/-])(?P<y>\d{4})(?P<sep>[-/.])(?P<mo>\d{1,2})(?P=sep)(?P<d>\d{1,2})"
@@ -551,6 +601,31 @@ _Q_ROLLING = re.compile(
     re.IGNORECASE,
 )
 _Q_RECENT = re.compile(r"\b(?:recently|lately|of\s+late)\b", re.IGNORECASE)
+# Day/month written with digits, day first as in the UK ("5/11/2024" is 5 November). Only a
+# four-digit year: "5/11/24" could as well be a version or a score.
+_Q_DAY_MONTH = re.compile(
+    r"(?<![\w./:-])(?P<d>\d{1,2})/(?P<mo>\d{1,2})(?:/(?P<y>\d{4}))?(?![\w/]|[.,:-]\d)", re.IGNORECASE
+)
+_APOSTROPHE = r"['’]"
+#: Days known by name, fixed in the calendar: (month, day). Movable feasts (Easter, bank
+#: holidays) need a calendar of their own and are not here.
+_NAMED_DAYS: tuple[tuple[str, tuple[int, int]], ...] = (
+    (r"christmas\s+eve", (12, 24)),
+    (r"christmas\s+day", (12, 25)),
+    (r"boxing\s+day", (12, 26)),
+    (rf"new\s+year(?:{_APOSTROPHE}?s)?\s+eve", (12, 31)),
+    (rf"new\s+year(?:{_APOSTROPHE}?s)?\s+day", (1, 1)),
+    (rf"april\s+fool(?:{_APOSTROPHE}?s{_APOSTROPHE}?)?(?:\s+day)?", (4, 1)),
+    (rf"(?:st\.?\s+|saint\s+)?valentine(?:{_APOSTROPHE}?s{_APOSTROPHE}?)?\s+day", (2, 14)),
+    (rf"hallowe{_APOSTROPHE}?en", (10, 31)),
+    (r"(?:bonfire|guy\s+fawkes)\s+night", (11, 5)),
+)
+_Q_NAMED_DAY = re.compile(
+    r"(?<![\w'’])(?:"
+    + "|".join(f"(?P<n{i}>{pattern})" for i, (pattern, _) in enumerate(_NAMED_DAYS))
+    + r")(?:,?\s+(?P<y>\d{4}))?(?![\w'’])",
+    re.IGNORECASE,
+)
 
 
 def _valid_year(year: int) -> bool:
@@ -607,6 +682,31 @@ def _candidates(query: str, now: datetime) -> list[_Cand]:
     def text_noyear(m: re.Match[str]) -> None:
         day = int(m["d1"] or m["d2"])
         month = _month_number(m["m1"] or m["m2"])
+        resolve = _month_day_resolver(month, day, tz)
+        span = _latest_not_after(resolve, now)
+        if span is not None:
+            add(m, *span, "day", month=month, day=day, has_year=False, resolve=resolve)
+
+    def day_month(m: re.Match[str]) -> None:
+        day, month = int(m["d"]), int(m["mo"])
+        if m["y"]:
+            year = int(m["y"])
+            if _valid_year(year):
+                add(m, *_day_span(date(year, month, day), tz), "day", month=month, day=day)
+            return
+        date(2000, month, day)  # a leap year: raises only for a day no year has
+        resolve = _month_day_resolver(month, day, tz)
+        span = _latest_not_after(resolve, now)
+        if span is not None:  # "3/4" alone may be a fraction: a date only after "on", "since", ...
+            add(m, *span, "day", needs_pre=True, month=month, day=day, has_year=False, resolve=resolve)
+
+    def named_day(m: re.Match[str]) -> None:
+        month, day = next(md for i, (_, md) in enumerate(_NAMED_DAYS) if m[f"n{i}"])
+        if m["y"]:
+            year = int(m["y"])
+            if _valid_year(year):
+                add(m, *_day_span(date(year, month, day), tz), "day", month=month, day=day)
+            return
         resolve = _month_day_resolver(month, day, tz)
         span = _latest_not_after(resolve, now)
         if span is not None:
@@ -688,6 +788,8 @@ def _candidates(query: str, now: datetime) -> list[_Cand]:
         (_Q_NUMERIC, numeric),
         (_Q_TEXT_YEAR, text_year),
         (_Q_TEXT_NOYEAR, text_noyear),
+        (_Q_DAY_MONTH, day_month),
+        (_Q_NAMED_DAY, named_day),
         (_Q_MONTH_YEAR, month_year),
         (_Q_BARE_MONTH, bare_month),
         (_Q_BARE_YEAR, bare_year),
@@ -758,7 +860,12 @@ def _windows(query: str, now: datetime) -> list[TimeWindow]:
     for cand in found:
         pre, pre_start = _preposition(query, cand.start)
         if cand.needs_pre:
-            allowed = {"month": _BARE_MONTH_PRE, "year": _BARE_YEAR_PRE, "weekday": _WEEKDAY_PRE}[cand.kind]
+            allowed = {
+                "month": _BARE_MONTH_PRE,
+                "year": _BARE_YEAR_PRE,
+                "weekday": _WEEKDAY_PRE,
+                "day": _NUMERIC_DAY_PRE,
+            }[cand.kind]
             if pre not in allowed:
                 continue
             if cand.kind == "month" and cand.month == 5 and pre in ("this", "last", "by"):
@@ -778,6 +885,7 @@ def _windows(query: str, now: datetime) -> list[TimeWindow]:
         if id(cand) in consumed:
             continue
         lo, hi, start, end = cand.lo, cand.hi, cand.start, cand.end
+        yearly = not cand.has_year and cand.kind in ("day", "month") and pre not in _TIED_TO_NOW_PRE
         if cand.kind == "month" and not cand.has_year and cand.resolve is not None:
             if pre == "last":
                 span = cand.resolve(now.year if cand.month < now.month else now.year - 1)
@@ -793,6 +901,7 @@ def _windows(query: str, now: datetime) -> list[TimeWindow]:
             other = _anchor_at(query, join.end(), now, [c for c, _, _ in chosen]) if join else None
             if other is not None:
                 consumed.add(id(other))
+                yearly = yearly and not other.has_year  # "from May to July 2023" is one year's
                 (alo, ahi), (blo, bhi) = _align_years(cand, other)
                 lo, hi, end = min(alo, blo), max(ahi, bhi), other.end
             elif pre == "between":
@@ -811,7 +920,7 @@ def _windows(query: str, now: datetime) -> list[TimeWindow]:
         ):
             start = cand.start  # "last" in "last March 3" adds nothing
         if lo < hi:
-            windows.append(TimeWindow(lo, hi, query[start:end]))
+            windows.append(TimeWindow(lo, hi, query[start:end], yearly))
     return windows
 
 
@@ -823,8 +932,11 @@ def query_time_window(query: str, now: datetime) -> TimeWindow | None:
     ``yesterday``, ``this/last week|month|year`` (calendar units, ISO weeks),
     ``N days/weeks/months ago``, ``past/last N days``, ``recently``, and ranges built with
     ``since``, ``before``, ``after``, ``until``, ``between X and Y``, ``from X to Y``.
-    A yearless date is its most recent occurrence not after ``now``. When the query holds
-    several phrases the narrowest window wins. Naive ``now`` is taken as UTC.
+    Named days (``on Christmas Eve``, ``Halloween``, ``Bonfire Night``) and numeric dates day
+    first (``on 26/3``, ``5/11/2024`` is 5 November) count as dates too. A yearless day or month
+    is ``yearly``: its window is the most recent occurrence not after ``now``, and it stands for
+    that day or month in every year (unless ``since``, ``last``, ... tie it to now). When the
+    query holds several phrases the narrowest window wins. Naive ``now`` is taken as UTC.
     """
     try:
         if not isinstance(query, str) or not isinstance(now, datetime):

@@ -258,12 +258,14 @@ def search_index(
             found = {h.chunk_id for hits in lists.values() for h in hits}
             candidates = np.fromiter(found, dtype=np.int64, count=len(found))
             weights["time"] = RECENCY_PRIOR_WEIGHT
+        yearly = parsed.window is not None and parsed.window.yearly
         lists["time"] = index.time.search(
-            top_n, parsed.now, settings.half_life_days, window, allowed, candidates
+            top_n, parsed.now, settings.half_life_days, window, allowed, candidates, yearly=yearly
         )
         ran.append("time")
         if window:
-            notes.append(f"time window from the query: {parsed.window.text!r}")
+            every_year = " (in every year, the nearest past first)" if yearly else ""
+            notes.append(f"time window from the query: {parsed.window.text!r}{every_year}")
         timings["time"] = _ms(t)
 
     # 3. fuse: a list's weight is its base weight times its confidence for this query

@@ -256,3 +256,19 @@ def test_explain_shows_the_confidence_the_ranking_used(engine):
     assert set(shown) == {"semantic", "keyword"}
     # Relative confidences average one; an exact identifier makes keyword the surer list.
     assert shown["keyword"] > 1.0 > shown["semantic"]
+
+
+def test_a_bare_day_matches_that_day_in_every_year(engine):
+    """Asked in 2026, "on March 5" still finds the 2025-03-05 entry: a bare day recurs yearly."""
+    response = engine.search(
+        "what happened on March 5", k=3, now="2026-04-01T00:00:00+00:00", strategies=["time"]
+    )
+    assert response.results and response.results[0].path == "aster/ledger/2025-03.md"
+    assert any("in every year" in note for note in response.health.notes)
+
+
+def test_a_bare_month_matches_that_month_in_every_year(engine):
+    response = engine.search(
+        "what did I do in May", k=3, now="2026-04-01T00:00:00+00:00", strategies=["time"]
+    )
+    assert response.results and response.results[0].path == "journal/2023-05-08-session-01.md"

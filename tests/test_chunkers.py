@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from memsearch.chunkers import chunk_file
-from memsearch.chunkers.document import split_lines
+from memsearch.chunkers.document import Doc, split_lines
 from memsearch.chunkers.fences import fence_ids
 from memsearch.chunkers.frontmatter import split_frontmatter
 from memsearch.config import Settings
@@ -255,6 +255,44 @@ def test_chapters_file_without_heading_is_one_chapter_titled_by_frontmatter():
     assert [(c.start_line, c.end_line) for c in pf.chunks] == [(4, 6)]
     assert pf.chunks[0].heading == "A Short Story"
     assert pf.title == "A Short Story"
+
+
+def test_chapters_under_a_single_title_are_its_h2_headings_and_the_bare_title_joins_the_first():
+    text = md(
+        "# The Long Key",  # 1
+        "",
+        "## Chapter 1: The Drawer",  # 3
+        "The token slept in its drawer.",
+        "",
+        "## Chapter 2: The Audit",  # 6
+        "Ninety days later the auditor came.",
+        "### A scene",  # 8
+        "She asked for the key.",
+    )
+    pf = parse("literature/the-long-key.md", text)
+    assert [(c.start_line, c.end_line) for c in pf.chunks] == [(1, 4), (6, 9)]
+    assert [c.heading for c in pf.chunks] == ["Chapter 1: The Drawer", "Chapter 2: The Audit"]
+    assert pf.title == "The Long Key"
+
+
+def test_chapters_preamble_with_content_under_the_title_is_its_own_chunk():
+    text = md("# Book", "An epigraph, for the reader.", "## Chapter 1", "a", "## Chapter 2", "b")
+    pf = parse("literature/book.md", text)
+    assert [(c.start_line, c.end_line) for c in pf.chunks] == [(1, 2), (3, 4), (5, 6)]
+    assert [c.heading for c in pf.chunks] == ["Book", "Chapter 1", "Chapter 2"]
+
+
+def test_chapters_with_a_frontmatter_title_and_no_h1_are_the_h2_headings():
+    text = md("---", "title: Letters Home", "---", "## First letter", "a", "", "## Second letter", "b")
+    pf = parse("literature/letters.md", text)
+    assert [(c.start_line, c.end_line) for c in pf.chunks] == [(4, 5), (7, 8)]
+    assert [c.heading for c in pf.chunks] == ["First letter", "Second letter"]
+    assert [c.header for c in pf.chunks] == ["Letters Home", "Letters Home"]
+
+
+def test_chapters_h2_inside_a_fence_is_not_a_chapter():
+    text = md("# Book", "## Chapter 1", "```", "## not a chapter", "```", "## Chapter 2", "b")
+    assert spans("literature/book.md", text) == [(1, 5), (6, 7)]
 
 
 def test_chapters_long_chapter_is_split_with_header():
@@ -538,6 +576,32 @@ def test_chunks_cover_every_line_once_property(strategy):
     def run(lines, limit, front, newline):
         text = front + newline.join(lines)
         check_invariants(PATHS[strategy], text, replace(S, max_chunk_chars=limit))
+
+    run()
+
+
+def test_chapters_single_title_file_cuts_at_every_h2_property():
+    """Under at most one ``#``, no chunk holds content above an unfenced ``##``: each is a chapter."""
+
+    @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(
+        lines=st.lists(line_strategy, max_size=40),
+        title=st.sampled_from(["", "# Book\n", "---\ntitle: Book\n---\n"]),
+        limit=st.sampled_from([200, 1500]),
+    )
+    def run(lines, title, limit):
+        text = title + "\n".join(line for line in lines if line != "# Title")
+        pf = check_invariants("literature/x.md", text, replace(S, max_chunk_chars=limit))
+        all_lines = split_lines(text)
+        doc = Doc(all_lines, split_frontmatter(all_lines).body_start)  # levels are 0 inside fences
+        if doc.level.count(1) > 1:
+            return  # a second "#" heading: then the "#" headings are the chapters
+        for c in pf.chunks:
+            levels = doc.level[c.start_line - 1 : c.end_line]
+            content = [not doc.blank[c.start_line - 1 + k] and not level for k, level in enumerate(levels)]
+            for k, level in enumerate(levels):
+                if level == 2:
+                    assert not any(content[:k]), (c.start_line, c.end_line, c.start_line + k)
 
     run()
 

@@ -14,6 +14,7 @@ from memsearch.dates import (
     parse_datetime,
     query_time_window,
     strip_time_phrase,
+    yearly_occurrences,
 )
 
 
@@ -302,6 +303,26 @@ OPEN_END = datetime.max.replace(tzinfo=UTC)
             utc(2024, 2, 2),
             "from 2024-01-01 to 2024-02-01",
         ),
+        # named days: the most recent occurrence not after now
+        ("what happened on Christmas Eve", utc(2024, 12, 24), utc(2024, 12, 25), "on Christmas Eve"),
+        ("Christmas Day lunch", utc(2024, 12, 25), utc(2024, 12, 26), "Christmas Day"),
+        ("New Year's Eve", utc(2024, 12, 31), utc(2025, 1, 1), "New Year's Eve"),
+        ("on new years day", utc(2025, 1, 1), utc(2025, 1, 2), "on new years day"),
+        ("on April Fools' Day", utc(2025, 4, 1), utc(2025, 4, 2), "on April Fools' Day"),
+        ("on Valentine’s Day", utc(2025, 2, 14), utc(2025, 2, 15), "on Valentine’s Day"),
+        ("what went on at Halloween", utc(2024, 10, 31), utc(2024, 11, 1), "Halloween"),
+        ("Bonfire Night", utc(2024, 11, 5), utc(2024, 11, 6), "Bonfire Night"),
+        ("on Christmas Eve 2022", utc(2022, 12, 24), utc(2022, 12, 25), "on Christmas Eve 2022"),
+        # numeric days, day first (UK): 3/7 is 3 July
+        ("what happened on 26/3", utc(2025, 3, 26), utc(2025, 3, 27), "on 26/3"),
+        ("on 3/7", utc(2024, 7, 3), utc(2024, 7, 4), "on 3/7"),
+        ("What happened on 5/11/2024?", utc(2024, 11, 5), utc(2024, 11, 6), "on 5/11/2024"),
+        ("5/11/2024 standup", utc(2024, 11, 5), utc(2024, 11, 6), "5/11/2024"),
+        ("what happened on the 3rd of March", utc(2025, 3, 3), utc(2025, 3, 4), "on the 3rd of March"),
+        # relative phrases that were missing here: they resolve against now
+        ("two weeks ago", utc(2025, 6, 2), utc(2025, 6, 9), "two weeks ago"),
+        ("what's come up so far this month", utc(2025, 6, 1), utc(2025, 7, 1), "this month"),
+        ("since May", utc(2025, 5, 1), NOW, "since May"),
         # several phrases: the narrowest wins
         ("what happened yesterday in May 2023", utc(2025, 6, 17), utc(2025, 6, 18), "yesterday"),
         ("in 2024, on March 26", utc(2025, 3, 26), utc(2025, 3, 27), "on March 26"),
@@ -340,6 +361,71 @@ def test_query_time_window(query: str, start: datetime, end: datetime, text: str
 )
 def test_query_time_window_none(query: str) -> None:
     assert query_time_window(query, NOW) is None
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["3/4 of the tests passed", "a 2/3 majority", "on 32/1", "on 30/2", "on 5/13", "halloweenish"],
+)
+def test_numbers_with_a_slash_that_are_no_date(query: str) -> None:
+    assert query_time_window(query, NOW) is None
+
+
+@pytest.mark.parametrize(
+    ("query", "yearly"),
+    [
+        # a day or month without a year: that day or month in every year
+        ("what happened on March 26", True),
+        ("the 3rd of March", True),
+        ("on 26/3", True),
+        ("in May", True),
+        ("early May", True),
+        ("on Christmas Eve", True),
+        ("Halloween", True),
+        ("on the 29th of February", True),
+        ("between May and July", True),
+        # with a year, or tied to now by a word: one occurrence
+        ("on March 26 2024", False),
+        ("on 5/11/2024", False),
+        ("Christmas Eve 2023", False),
+        ("in May 2023", False),
+        ("from May to July 2023", False),
+        ("since May", False),
+        ("before March 26", False),
+        ("last December", False),
+        ("this March", False),
+        # relative expressions resolve against now
+        ("last week", False),
+        ("yesterday", False),
+        ("two weeks ago", False),
+        ("last month", False),
+        ("this year", False),
+        ("so far this month", False),
+    ],
+)
+def test_yearless_days_and_months_are_yearly(query: str, yearly: bool) -> None:
+    window = query_time_window(query, NOW)
+    assert window is not None
+    assert window.yearly is yearly
+
+
+def test_yearly_occurrences_nearest_past_first_then_what_is_still_to_come() -> None:
+    now = utc(2026, 3, 20)
+    window = query_time_window("on March 26", now)
+    assert window is not None and window.start == utc(2025, 3, 26)
+    spans = yearly_occurrences(window.start, window.end, 2023, 2027, now)
+    assert [s.year for s, _ in spans] == [2025, 2024, 2023, 2026, 2027]
+    assert all(e - s == timedelta(days=1) for s, e in spans)
+
+
+def test_yearly_occurrences_of_a_leap_day_are_leap_years_only() -> None:
+    spans = yearly_occurrences(utc(2024, 2, 29), utc(2024, 3, 1), 2019, 2025, utc(2025, 6, 1))
+    assert [s for s, _ in spans] == [utc(2024, 2, 29), utc(2020, 2, 29)]
+
+
+def test_yearly_occurrences_keep_a_range_across_new_year_whole() -> None:
+    spans = yearly_occurrences(utc(2024, 12, 1), utc(2025, 3, 1), 2023, 2024, utc(2025, 6, 1))
+    assert spans == [(utc(2024, 12, 1), utc(2025, 3, 1)), (utc(2023, 12, 1), utc(2024, 3, 1))]
 
 
 def test_query_time_window_uses_the_zone_of_now() -> None:
@@ -419,6 +505,10 @@ _TEMPORAL_WORDS = st.sampled_from(
         "May",
         "March",
         "Feb",
+        "Christmas Eve",
+        "Halloween",
+        "26/3",
+        "5/11/2024",
         "29",
         "30",
         "31",

@@ -4,6 +4,7 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
+from memsearch.dates import query_time_window
 from memsearch.index.temporal import NEUTRAL_RECENCY, TimeIndex, decay, recency_scores, window_scores
 
 NOW = datetime(2025, 6, 1, tzinfo=UTC)
@@ -125,3 +126,115 @@ def test_id_bound_follows_sets_and_removes():
     assert index.id_bound() == 4
     index.set(5, NOW, timeless=False)
     assert index.id_bound() == 6
+
+
+# ------------------------------------------------------------------------------ yearly windows
+
+YEARLY_NOW = datetime(2026, 3, 20, tzinfo=UTC)
+
+
+def _yearly_index() -> TimeIndex:
+    index = TimeIndex()
+    dated = {
+        0: datetime(2025, 3, 26, 9, tzinfo=UTC),  # the most recent past March 26
+        1: datetime(2024, 3, 26, 9, tzinfo=UTC),
+        2: datetime(2023, 3, 26, 9, tzinfo=UTC),
+        3: datetime(2026, 3, 26, 9, tzinfo=UTC),  # after now: still to come this year
+        4: datetime(2025, 3, 25, 9, tzinfo=UTC),  # a near miss of the nearest year
+        5: datetime(2024, 9, 1, tzinfo=UTC),  # months away from any March 26
+    }
+    for chunk_id, when in dated.items():
+        index.set(chunk_id, when, timeless=False)
+    index.set(6, None, timeless=False)
+    return index
+
+
+def test_yearly_window_scores_that_day_in_every_year_nearest_past_first():
+    window = query_time_window("what happened on March 26", YEARLY_NOW)
+    assert window is not None and window.yearly
+    hits = _yearly_index().search(10, YEARLY_NOW, 90.0, (window.start, window.end), yearly=True)
+    assert [h.chunk_id for h in hits] == [0, 1, 2, 3, 4]
+    scores = {h.chunk_id: h.score for h in hits}
+    # every year's entry counts as inside the window (>= 1); older years only slightly lower
+    assert all(scores[i] >= 1.0 for i in (0, 1, 2, 3))
+    assert scores[0] / scores[2] < 1.1
+    assert scores[4] < 1.0
+
+
+def test_a_window_that_is_not_yearly_is_one_occurrence():
+    window = query_time_window("what happened on March 26", YEARLY_NOW)
+    assert window is not None
+    hits = _yearly_index().search(10, YEARLY_NOW, 90.0, (window.start, window.end))
+    assert [h.chunk_id for h in hits] == [0, 4]
+
+
+def test_yearly_window_on_leap_day_only_meets_leap_years():
+    index = TimeIndex()
+    index.set(0, datetime(2024, 2, 29, 12, tzinfo=UTC), timeless=False)
+    index.set(1, datetime(2023, 3, 1, 12, tzinfo=UTC), timeless=False)  # no Feb 29 in 2023
+    index.set(2, datetime(2020, 2, 29, 12, tzinfo=UTC), timeless=False)
+    window = query_time_window("anything from the 29th of February", YEARLY_NOW)
+    assert window is not None and window.yearly
+    hits = index.search(10, YEARLY_NOW, 90.0, (window.start, window.end), yearly=True)
+    assert [h.chunk_id for h in hits][:2] == [0, 2]
+    assert all(h.score < 1.0 for h in hits[2:])
+
+
+def test_yearly_search_respects_allowed_and_candidates():
+    index = _yearly_index()
+    window = query_time_window("on March 26", YEARLY_NOW)
+    assert window is not None
+    span = (window.start, window.end)
+    allowed = np.array([False, True, True, True, True, True, True])
+    assert [h.chunk_id for h in index.search(10, YEARLY_NOW, 90.0, span, allowed, yearly=True)] == [
+        1,
+        2,
+        3,
+        4,
+    ]
+    only = np.array([2, 5], dtype=np.int64)
+    assert [h.chunk_id for h in index.search(10, YEARLY_NOW, 90.0, span, None, only, yearly=True)] == [2]
+
+
+def test_yearly_search_equals_the_best_occurrence_over_every_chunk():
+    """The pruned yearly search scores each chunk as a pass over every chunk and every year would."""
+    from memsearch.dates import yearly_occurrences
+    from memsearch.index.keyword import top_hits
+    from memsearch.index.temporal import occurrence_weight
+
+    rng = np.random.default_rng(5)
+    index = TimeIndex()
+    for i in range(2000):
+        when = YEARLY_NOW - timedelta(days=int(rng.integers(-200, 1500)), hours=int(rng.integers(0, 24)))
+        index.set(i, when, timeless=bool(rng.random() < 0.1))
+    index.set(2000, None, timeless=False)
+    ts = index.timestamps
+    for trial in range(40):
+        month, day = int(rng.integers(1, 13)), int(rng.integers(1, 29))
+        window = query_time_window(
+            f"on {day}/{month}" if trial % 2 else f"in {MONTHS[month - 1]}", YEARLY_NOW
+        )
+        assert window is not None and window.yearly, trial
+        best = np.zeros(len(ts), dtype=np.float32)
+        for rank, span in enumerate(yearly_occurrences(window.start, window.end, 1990, 2030, YEARLY_NOW)):
+            scores = window_scores(ts, *span) * occurrence_weight(rank if span[0] <= YEARLY_NOW else None)
+            scores *= 1.0 + 0.01 * recency_scores(ts, index.timeless, YEARLY_NOW, 90.0)
+            best = np.maximum(best, np.where(np.isnan(ts), 0.0, scores))
+        got = index.search(50, YEARLY_NOW, 90.0, (window.start, window.end), yearly=True)
+        assert got == top_hits(best, 50), trial
+
+
+MONTHS = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+]

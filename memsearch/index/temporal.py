@@ -7,16 +7,26 @@ neutral value of one half-life, so reference material is not punished for being 
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 
 import numpy as np
 
+from memsearch.dates import yearly_occurrences
 from memsearch.index.keyword import fit_mask, top_hits
 from memsearch.models import Hit
 
 DAY = 86_400.0
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)  # timestamps back to dates without the platform's limits
 #: Recency given to chunks with no timestamp, or whose fact type is world: one half-life's worth.
 NEUTRAL_RECENCY = 0.5
+#: A yearly window ("on March 26") scores its most recent past occurrence this much above 1, and
+#: each older one with the bonus halved once more; an occurrence still to come gets none. Inside
+#: any occurrence a chunk scores at least 1, so an exact day in any year beats a near miss of the
+#: nearest one (at most 0.5 x 1.1), and the query's window still counts every year's entries.
+NEAREST_YEAR_BONUS = 0.1
+YEARLY_BONUS_DECAY = 0.5
+#: Years a yearly window reaches back from now at most: a life's memories, not a stray date in 1066.
+YEARLY_REACH_YEARS = 100
 
 
 def decay(age_days: np.ndarray | float, half_life_days: float) -> np.ndarray:
@@ -46,6 +56,15 @@ def window_scores(timestamps: np.ndarray, start: datetime, end: datetime) -> np.
     # Beyond three window-lengths the signal is noise; drop it from the list.
     scores[distance > 3 * span] = 0.0
     return scores.astype(np.float32)
+
+
+def occurrence_weight(years_back: int | None) -> float:
+    """Weight of an occurrence of a yearly window: 1.1 for the most recent past one, then 1.05,
+    1.025, ... for each year further back; 1 for one after now (``years_back`` None): a memory is
+    written after what it tells of, so a date still to come is the least likely meant."""
+    if years_back is None:
+        return 1.0
+    return 1.0 + NEAREST_YEAR_BONUS * YEARLY_BONUS_DECAY**years_back
 
 
 class TimeIndex:
@@ -90,14 +109,18 @@ class TimeIndex:
             cached = self._bound = (self.version, int(present[-1]) + 1 if len(present) else 0)
         return cached[1]
 
-    def _dated_between(self, lo: float, hi: float) -> np.ndarray:
-        """Ids of present chunks dated within [lo, hi] (a superset is fine: callers score exactly)."""
+    def _time_sorted(self) -> tuple[np.ndarray, np.ndarray]:
+        """(ids, their times) of the present dated chunks in time order, kept per version."""
         cached = self._by_time
         if cached is None or cached[0] != self.version:
             dated = np.flatnonzero(self.present & ~np.isnan(self.timestamps))
             order = np.argsort(self.timestamps[dated], kind="stable")
             cached = self._by_time = (self.version, dated[order], self.timestamps[dated[order]])
-        _, ids, times = cached
+        return cached[1], cached[2]
+
+    def _dated_between(self, lo: float, hi: float) -> np.ndarray:
+        """Ids of present chunks dated within [lo, hi] (a superset is fine: callers score exactly)."""
+        ids, times = self._time_sorted()
         return ids[np.searchsorted(times, lo, side="left") : np.searchsorted(times, hi, side="right")]
 
     def search(
@@ -108,8 +131,13 @@ class TimeIndex:
         window: tuple[datetime, datetime] | None = None,
         allowed: np.ndarray | None = None,
         candidates: np.ndarray | None = None,
+        yearly: bool = False,
     ) -> list[Hit]:
         """Chunks near the query's window (when it names one), else the most recent.
+
+        A ``yearly`` window (a day or month named without a year) is scored in every year that has
+        dated chunks: each chunk by its best occurrence, weighted by :func:`occurrence_weight`
+        (the nearest past occurrence first, one still to come after every past one).
 
         ``candidates`` restricts the list to chunk ids another strategy found: recency alone
         is a prior, not evidence, so in fusion without a window it only reorders those.
@@ -120,20 +148,18 @@ class TimeIndex:
         over every chunk would, so the list is the same.
         """
         n = len(self.timestamps)
+        if window is not None and yearly:
+            return self._search_yearly(k, now, half_life_days, window, allowed, candidates)
         if window is not None:
-            lo, hi = window[0].timestamp(), window[1].timestamp()
-            reach = 3 * max(hi - lo, DAY) + DAY  # a day of slack: the exact cut is window_scores'
-            ids = self._dated_between(lo - reach, hi + reach)
+            ids = self._near(window)
         elif candidates is not None:
             ids = np.unique(candidates[(candidates >= 0) & (candidates < n)])
             ids = ids[self.present[ids]]
         else:
             ids = np.flatnonzero(self.present)
-        if candidates is not None and window is not None:
-            only = np.zeros(n, dtype=bool)
-            only[candidates[(candidates >= 0) & (candidates < n)]] = True
-            ids = ids[only[ids]]
-        if allowed is not None and len(ids):
+        if window is not None:
+            ids = self._restrict(ids, allowed, candidates)
+        elif allowed is not None and len(ids):
             ids = ids[fit_mask(allowed, n)[ids]]
         if not len(ids):
             return []
@@ -148,4 +174,58 @@ class TimeIndex:
         # the k-th score makes the list is argpartition's choice over exactly the same input.
         full = np.zeros(n, dtype=np.float32)
         full[ids] = scores
+        return top_hits(full, k)
+
+    def _near(self, window: tuple[datetime, datetime]) -> np.ndarray:
+        """Ids dated within three window-lengths of ``window`` (where window_scores can be above 0)."""
+        lo, hi = window[0].timestamp(), window[1].timestamp()
+        reach = 3 * max(hi - lo, DAY) + DAY  # a day of slack: the exact cut is window_scores'
+        return self._dated_between(lo - reach, hi + reach)
+
+    def _restrict(
+        self, ids: np.ndarray, allowed: np.ndarray | None, candidates: np.ndarray | None
+    ) -> np.ndarray:
+        n = len(self.timestamps)
+        if candidates is not None:
+            only = np.zeros(n, dtype=bool)
+            only[candidates[(candidates >= 0) & (candidates < n)]] = True
+            ids = ids[only[ids]]
+        if allowed is not None and len(ids):
+            ids = ids[fit_mask(allowed, n)[ids]]
+        return ids
+
+    def _dated_years(self) -> tuple[int, int] | None:
+        """First and last year of the present dated chunks, or None when none is dated."""
+        times = self._time_sorted()[1]
+        if not len(times):
+            return None
+        first, last = ((_EPOCH + timedelta(seconds=float(t))).year for t in (times[0], times[-1]))
+        return first, last
+
+    def _search_yearly(
+        self,
+        k: int,
+        now: datetime,
+        half_life_days: float,
+        window: tuple[datetime, datetime],
+        allowed: np.ndarray | None,
+        candidates: np.ndarray | None,
+    ) -> list[Hit]:
+        years = self._dated_years()
+        if years is None:
+            return []
+        # One year either side: a window near New Year reaches into the neighbouring year.
+        first = max(years[0] - 1, now.year - YEARLY_REACH_YEARS)
+        last = min(max(years[1] + 1, now.year), now.year + YEARLY_REACH_YEARS)
+        full = np.zeros(len(self.timestamps), dtype=np.float32)
+        for rank, span in enumerate(yearly_occurrences(*window, first, last, now)):
+            ids = self._restrict(self._near(span), allowed, candidates)
+            if not len(ids):
+                continue
+            times = self.timestamps[ids]
+            # yearly_occurrences lists the past ones first, so their rank counts the years back
+            scores = window_scores(times, *span) * occurrence_weight(rank if span[0] <= now else None)
+            # Within an occurrence, the more recent of two equal matches goes first (as for one window).
+            scores *= 1.0 + 0.01 * recency_scores(times, self.timeless[ids], now, half_life_days)
+            full[ids] = np.maximum(full[ids], scores)
         return top_hits(full, k)
