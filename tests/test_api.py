@@ -272,3 +272,20 @@ def test_a_bare_month_matches_that_month_in_every_year(engine):
         "what did I do in May", k=3, now="2026-04-01T00:00:00+00:00", strategies=["time"]
     )
     assert response.results and response.results[0].path == "journal/2023-05-08-session-01.md"
+
+
+def test_a_keyword_head_that_holds_little_of_the_query_is_trusted_less(engine):
+    """Matched on one word of five, the keyword list gives weight to the semantic one."""
+
+    def keyword_confidence(query: str) -> float:
+        response = engine.search(query, k=3, now=NOW, explain=True)
+        return next(
+            part["confidence"]
+            for r in response.results
+            for name, part in r.explanation["strategies"].items()
+            if name == "keyword"
+        )
+
+    covered = keyword_confidence("sign_ed25519 rotation")
+    thin = keyword_confidence("sign_ed25519 zebra giraffe walrus okapi")
+    assert thin < covered * 0.75
