@@ -436,6 +436,8 @@ def _print_explanation(explanation: dict[str, Any]) -> None:
             f"  weight {part['weight']:.2f} (confidence {part.get('confidence', 1.0):.2f})"
             f"  contribution {part['contribution']:.5f}  shown {part.get('shown', 0.0):.3f}"
         )
+    if explanation.get("graph_paths"):
+        click.echo(f"      graph: {'; '.join(explanation['graph_paths'])}")
     score = explanation.get("score", {})
     capped = " (capped: at 1, or at the result above)" if score.get("capped") else ""
     click.echo(

@@ -442,6 +442,8 @@ def _results(
                     e for e in index.graph.entities_of(f.chunk_id) if e in query_entities
                 ],
             }
+            if any(c.strategy == "graph" for c in f.contributions):
+                explanation["graph_paths"] = index.graph.paths_to(query_entities, f.chunk_id)[:3]
         results.append(
             Result(
                 path=chunk.path,

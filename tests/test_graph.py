@@ -83,3 +83,16 @@ def test_walk_after_updates_equals_a_fresh_graph(tmp_path):
             g.add(rnd.randrange(450), rnd.sample(names, rnd.randint(1, 5)))
     assert g.co_occurrences("hub", "hub") == 0
     assert g.co_occurrences("e1", "hub") == len(g._chunks["e1"] & g._chunks["hub"])
+
+
+def test_paths_to_names_the_seed_or_the_hop_that_reached_a_chunk():
+    from memsearch.index.graph import EntityGraph
+
+    graph = EntityGraph()
+    graph.add(0, ["Project Aster", "signing keys"])  # the project note links the component
+    graph.add(1, ["signing keys", "Ed25519"])  # the component note links the algorithm
+    graph.add(2, ["Ed25519"])  # the algorithm note names neither the project nor "signing keys"
+    graph.add(3, ["groceries"])
+    assert graph.paths_to(["project aster"], 0) == ["names project aster"]
+    assert graph.paths_to(["project aster"], 1) == ["via project aster -> signing keys"]
+    assert graph.paths_to(["project aster"], 3) == []

@@ -195,6 +195,23 @@ class EntityGraph:
                 scores[_below(self.chunk_ids(other), n_ids)] += HOP_DECAY * assoc * min(weight, idf_other)
         return scores
 
+    def paths_to(self, seeds: Iterable[str], chunk_id: int) -> list[str]:
+        """How the walk reached a chunk, strongest first: "names X" for a seed the chunk names,
+        "via X -> Y" for a seed's neighbour Y that it names (what ``--explain`` shows)."""
+        named = set(self._chunk_entities.get(chunk_id, ()))
+        found: list[tuple[float, str]] = []
+        for seed in dict.fromkeys(seeds):
+            if seed not in self._chunks:
+                continue
+            weight = self.idf(seed)
+            if seed in named:
+                found.append((weight, f"names {seed}"))
+                continue
+            for assoc, other, idf_other in self._strongest(seed):
+                if other in named:
+                    found.append((HOP_DECAY * assoc * min(weight, idf_other), f"via {seed} -> {other}"))
+        return [path for _, path in sorted(found, key=lambda item: -item[0])]
+
     def search(self, seeds: list[str], k: int, n_ids: int, allowed: np.ndarray | None = None) -> list[Hit]:
         scores = self.walk(seeds, n_ids)
         if allowed is not None:
