@@ -272,3 +272,32 @@ def test_a_bare_month_matches_that_month_in_every_year(engine):
         "what did I do in May", k=3, now="2026-04-01T00:00:00+00:00", strategies=["time"]
     )
     assert response.results and response.results[0].path == "journal/2023-05-08-session-01.md"
+
+
+def test_in_a_window_an_entry_outranks_notes_only_edited_then(tmp_path):
+    """A journal day in the window ranks above notes that were merely edited in it (frontmatter
+    `updated:`, file mtime), although those edits are more recent: an edit date is not what the note
+    is about."""
+    import os
+    from datetime import UTC, datetime
+
+    vault = tmp_path / "vault"
+    (vault / "journal").mkdir(parents=True)
+    (vault / "aster").mkdir()
+    (vault / "journal" / "2025-03-12.md").write_text(
+        "# 2025-03-12\n\nReplaced the pump seal on the greenhouse heater; it holds pressure again.\n"
+    )
+    (vault / "aster" / "heater-notes.md").write_text(
+        "---\nupdated: 2025-03-14\n---\n# Heater notes\n\nThe greenhouse heater is a two kilowatt unit.\n"
+    )
+    checklist = vault / "aster" / "pump-checklist.md"
+    checklist.write_text("# Pump checklist\n\nBleed the line, then check the seal for weeping.\n")
+    edited = datetime(2025, 3, 15, 12, tzinfo=UTC).timestamp()
+    os.utime(checklist, (edited, edited))
+    index_vault(vault)
+    response = open_index(vault).search(
+        "what happened in March 2025", k=3, now=NOW, strategies=["time"], chunks=True
+    )
+    paths = [r.path for r in response.results]
+    assert paths[0] == "journal/2025-03-12.md", paths
+    assert set(paths[1:]) == {"aster/heater-notes.md", "aster/pump-checklist.md"}
