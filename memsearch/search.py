@@ -254,6 +254,11 @@ def search_index(
         candidates = None
         if window is not None:
             weights["time"] = window_weight(parsed.window.start, parsed.window.end)
+            from memsearch.index.temporal import WINDOW_ONLY_WEIGHT
+            from memsearch.query_terms import informative
+
+            if query_weights and not informative(query_weights):  # the window is all it asks
+                weights["time"] *= WINDOW_ONLY_WEIGHT
         elif not alone:
             found = {h.chunk_id for hits in lists.values() for h in hits}
             candidates = np.fromiter(found, dtype=np.int64, count=len(found))

@@ -301,3 +301,23 @@ def test_in_a_window_an_entry_outranks_notes_only_edited_then(tmp_path):
     paths = [r.path for r in response.results]
     assert paths[0] == "journal/2025-03-12.md", paths
     assert set(paths[1:]) == {"aster/heater-notes.md", "aster/pump-checklist.md"}
+
+
+def test_a_question_that_is_only_its_window_ranks_the_window_first(tmp_path):
+    """'What happened last week?': once the window is stripped, only the question form is left for
+    keyword and semantic search. A note that says "what happened" (in the covenant, weighted 1.3)
+    must not outrank last week's entry."""
+    vault = tmp_path / "vault"
+    (vault / "journal").mkdir(parents=True)
+    (vault / "system" / "covenant").mkdir(parents=True)
+    (vault / "system" / "covenant" / "repair.md").write_text(
+        "# Repair\n\nWhen something goes wrong I write down what happened, what it cost,"
+        " and what happened next.\n"
+    )
+    (vault / "journal" / "2025-03-12.md").write_text(
+        "# 2025-03-12\n\nReplaced the pump seal on the greenhouse heater; it holds pressure again.\n"
+    )
+    (vault / "journal" / "2025-01-20.md").write_text("# 2025-01-20\n\nSowed the first tomato trays.\n")
+    index_vault(vault)
+    response = open_index(vault).search("What happened last week?", k=3, now="2025-03-17T09:00:00+00:00")
+    assert [r.path for r in response.results][:1] == ["journal/2025-03-12.md"], response.results
