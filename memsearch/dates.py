@@ -377,7 +377,7 @@ _NUM = (
     r"(?:\d{1,4}|(?:a\s+)?couple(?:\s+of)?|(?:a\s+)?few|several|an?|one|two|three|four|five|six|seven"
     r"|eight|nine|ten|eleven|twelve)"
 )
-_UNIT = r"(?P<unit>hour|day|week|month|year)s?"
+_UNIT = r"(?P<unit>hour|day|week|fortnight|month|year)s?"
 
 Span = tuple[datetime, datetime]
 
@@ -475,11 +475,14 @@ class _Cand:
     end: int
     lo: datetime
     hi: datetime
-    kind: str  # day | month | year | relative | rolling | weekday
+    kind: (
+        str  # day | month | period (a season, part of a month or year) | year | relative | rolling | weekday
+    )
     needs_pre: bool = False  # bare month / year / weekday: only temporal after a preposition
     month: int = 0
     day: int = 0
     has_year: bool = True
+    season: str = ""
     resolve: Callable[[int], Span | None] | None = field(default=None, repr=False)  # for yearless dates
 
 
@@ -577,7 +580,8 @@ _Q_MONTH_YEAR = re.compile(
       | (?<![\w.+/-])(?P<y2>\d{{4}})-(?P<mo>\d{{2}})(?![\d]|[-/.]\d))""",
     _F,
 )
-_Q_BARE_MONTH = re.compile(rf"(?<![\w.-]){_MONTH_FULL}", re.IGNORECASE)
+# "mid-March" is written with a hyphen; any other hyphen before a month joins it to another word
+_Q_BARE_MONTH = re.compile(rf"(?<![\w.])(?:(?<=mid-)|(?<!-)){_MONTH_FULL}", re.IGNORECASE)
 _Q_BARE_YEAR = re.compile(
     r"(?<![\w.+/-])(?P<y>\d{4})(?![\w%]|[-/.:,]\d)"
     r"(?!\s*(?:ms|s|secs?|seconds?|minutes?|hours?|days?|km|m|kb|mb|gb|px|items?|rows?|lines?|tokens?"
@@ -592,7 +596,8 @@ _Q_DAYWORD = re.compile(
     re.IGNORECASE,
 )
 _Q_CALENDAR = re.compile(
-    r"\b(?P<which>this|current|last|previous|prior|past)\s+(?P<unit>week(?:end)?|month|year)\b(?!\s*'s?\s*\d)",
+    r"\b(?P<which>this|current|last|previous|prior|past)\s+(?P<unit>week(?:end)?|fortnight|month|quarter|year)\b"
+    r"(?!\s*'s?\s*\d)",
     re.IGNORECASE,
 )
 _Q_AGO = re.compile(rf"\b(?P<n>{_NUM})\s+{_UNIT}\s+ago\b", re.IGNORECASE)
@@ -628,6 +633,102 @@ _Q_NAMED_DAY = re.compile(
 )
 
 
+#: Seasons as the meteorological calendar counts them, in the northern hemisphere: whole months,
+#: spring = March-May, summer = June-August, autumn = September-November, winter = December-February.
+#: (first month, number of months). Winter spans the new year; "winter 2024" is the one whose
+#: January and February are in 2024 (two of its three months), "winter 2024/25" the one after.
+_SEASONS = {"spring": (3, 3), "summer": (6, 3), "autumn": (9, 3), "fall": (9, 3), "winter": (12, 3)}
+_Q_SEASON = re.compile(
+    r"(?<![\w-])(?P<s>spring|summer|autumn|fall|winter)(?:time)?"
+    # "Spring Boot" and its kin are a Java framework, not a season (a vault with code names them)
+    r"(?!\s+(?:boot|framework|cloud|security|data|batch|mvc|beans?)\b)"
+    r"(?:,?\s+(?:of\s+)?(?P<y>\d{4})(?:\s*[/-]\s*(?P<y2>\d{4}|\d{2}))?)?(?![\w'’]|[-/.:,]\d)",
+    re.IGNORECASE,
+)
+_ORDINALS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4}
+# "the first half of May", "the second week of March 2024", "the third quarter of 2024", "the last
+# week of May": a part of a month or of a year.
+_Q_PART = re.compile(
+    rf"""(?<![\w-])(?:the\s+)?(?P<ord>first|second|third|fourth|1st|2nd|3rd|4th|last|latter)\s+
+    (?P<part>half|quarter|week)\s+of\s+(?:the\s+)?
+    (?:(?P<m>{_MONTH})(?:\.?,?\s+(?P<my>\d{{4}}))?|(?:year\s+)?(?P<y>\d{{4}}))(?![\w:]|[.,]\d)""",
+    _F,
+)
+# Quarters written short: "Q1 2024", "Q3 of 2024", "2024 Q2", "2024-Q4"; "Q1" alone after "in", "during", ...
+_Q_QUARTER = re.compile(
+    r"(?<![\w-])(?:Q(?P<q>[1-4])(?:\s+(?:of\s+)?(?P<y>\d{4}))?|(?P<y2>\d{4})[\s-]?Q(?P<q2>[1-4]))(?![\w]|[-/.:,]\d)",
+    re.IGNORECASE,
+)
+# "so far this month", "this year so far", "month to date": from the start of the unit up to now.
+_Q_SO_FAR = re.compile(
+    r"\b(?:so\s+far\s+this\s+(?P<u1>week|month|quarter|year)|this\s+(?P<u2>week|month|quarter|year)\s+so\s+far"
+    r"|(?P<u3>week|month|quarter|year)[\s-]to[\s-]date)\b",
+    re.IGNORECASE,
+)
+#: "early/mid/late March": the month in thirds by day, as the words are used: 1-10, 11-20, 21-end.
+#: (first day, first day after; None = the end of the month). "start of"/"end of" read as early/late.
+_MONTH_THIRDS: dict[str, tuple[int, int | None]] = {
+    "early": (1, 11),
+    "start of": (1, 11),
+    "beginning of": (1, 11),
+    "mid": (11, 21),
+    "late": (21, None),
+    "end of": (21, None),
+}
+
+
+def _month_part(year: int, month: int, first_day: int, stop_day: int | None, tz: tzinfo) -> Span:
+    """Days ``first_day`` up to (not including) ``stop_day`` of a month; None runs to its end."""
+    lo = datetime(year, month, first_day, tzinfo=tz)
+    month_end = _month_span(year, month, tz)[1]
+    return lo, (datetime(year, month, stop_day, tzinfo=tz) if stop_day else month_end)
+
+
+def _months_span(year: int, first_month: int, count: int, tz: tzinfo) -> Span:
+    """``count`` whole months from ``first_month`` of ``year`` (may run into the next year)."""
+    lo = datetime(year, first_month, 1, tzinfo=tz)
+    index = year * 12 + first_month - 1 + count
+    return lo, datetime(index // 12, index % 12 + 1, 1, tzinfo=tz)
+
+
+def _season_resolver(name: str, tz: tzinfo) -> Callable[[int], Span | None]:
+    first, count = _SEASONS[name]
+    # A winter is named by the year of its January and February: it starts in December before.
+    offset = -1 if first == 12 else 0
+    return lambda year: _months_span(year + offset, first, count, tz)
+
+
+def _part_resolver(ordinal: str, part: str, month: int | None, tz: tzinfo) -> Callable[[int], Span | None]:
+    """The resolver of "the <ordinal> <part> of <month or year>" for any year; raises KeyError for a
+    part that does not exist (a fourth half, a quarter of a month)."""
+    last = ordinal in ("last", "latter")
+    if month is None:  # a part of a year
+        pieces = {"half": 2, "quarter": 4}[part]
+        n = pieces if last else _ORDINALS[ordinal]
+        if n > pieces:
+            raise KeyError(ordinal)
+        months = 12 // pieces
+        return lambda year: _months_span(year, (n - 1) * months + 1, months, tz)
+    if part == "half":
+        n = 2 if last else _ORDINALS[ordinal]
+        if n > 2:
+            raise KeyError(ordinal)
+        # the first half is days 1-15, the second the rest (16-28 .. 16-31)
+        first_day, stop_day = (1, 16) if n == 1 else (16, None)
+        return lambda year: _month_part(year, month, first_day, stop_day, tz)
+    if part == "week":
+        if last:  # the month's last seven days
+
+            def last_week(year: int) -> Span:
+                end = _month_span(year, month, tz)[1]
+                return end - timedelta(days=7), end
+
+            return last_week
+        n = _ORDINALS[ordinal]
+        return lambda year: _month_part(year, month, 7 * (n - 1) + 1, 7 * n + 1, tz)
+    raise KeyError(part)
+
+
 def _valid_year(year: int) -> bool:
     return 1900 <= year <= 2100
 
@@ -647,12 +748,38 @@ def _month_resolver(month: int, tz: tzinfo) -> Callable[[int], Span | None]:
 
 
 def _latest_not_after(resolve: Callable[[int], Span | None], now: datetime) -> Span | None:
-    """The most recent resolution whose start is not after ``now`` (Feb 29 looks back up to 8 years)."""
-    for year in range(now.year, now.year - 9, -1):
+    """The most recent resolution whose start is not after ``now`` (Feb 29 looks back up to 8 years).
+
+    Next year's first: a winter named by next year's January starts in this December."""
+    for year in range(now.year + 1, now.year - 9, -1):
         span = resolve(year)
         if span is not None and span[0] <= now:
             return span
     return None
+
+
+def _latest_ended(resolve: Callable[[int], Span | None], now: datetime) -> Span | None:
+    """The most recent resolution that is over by ``now``: "last spring", "last December"."""
+    for year in range(now.year + 1, now.year - 9, -1):
+        span = resolve(year)
+        if span is not None and span[1] <= now:
+            return span
+    return None
+
+
+def _current(resolve: Callable[[int], Span | None], now: datetime) -> Span | None:
+    """ "this summer", "this March": the resolution under way at ``now``, else the one that starts in
+    ``now``'s year (this winter, in June, is the one to come in December)."""
+    spans = [span for year in (now.year - 1, now.year, now.year + 1) if (span := resolve(year)) is not None]
+    for span in spans:
+        if span[0] <= now < span[1]:
+            return span
+    return next((span for span in spans if span[0].year == now.year), None)
+
+
+def _third_resolver(month: int, pre: str, tz: tzinfo) -> Callable[[int], Span | None]:
+    first_day, stop_day = _MONTH_THIRDS[pre]
+    return lambda year: _month_part(year, month, first_day, stop_day, tz)
 
 
 def _candidates(query: str, now: datetime) -> list[_Cand]:
@@ -727,6 +854,60 @@ def _candidates(query: str, now: datetime) -> list[_Cand]:
         if span is not None:
             add(m, *span, "month", needs_pre=True, month=month, has_year=False, resolve=resolve)
 
+    def season(m: re.Match[str]) -> None:
+        resolve = _season_resolver(m["s"].lower(), tz)
+        if m["y"]:
+            year = int(m["y"])
+            if m["y2"]:  # "winter 2024/25": only a winter spans two years, and they follow each other
+                after = int(m["y2"]) if len(m["y2"]) == 4 else year // 100 * 100 + int(m["y2"])
+                if after != year + 1 or _SEASONS[m["s"].lower()][0] != 12:
+                    return
+                year = after
+            if _valid_year(year) and (span := resolve(year)) is not None:
+                add(m, *span, "period")
+            return
+        span = _latest_not_after(resolve, now)
+        if span is not None:  # "spring" alone may be a coil: a season only after "in", "last", ...
+            add(m, *span, "period", needs_pre=True, has_year=False, resolve=resolve, season=m["s"].lower())
+
+    def part(m: re.Match[str]) -> None:
+        month = _month_number(m["m"]) if m["m"] else None
+        resolve = _part_resolver(m["ord"].lower(), m["part"].lower(), month, tz)
+        year_text = m["my"] or m["y"]
+        if year_text:
+            year = int(year_text)
+            if _valid_year(year) and (span := resolve(year)) is not None:
+                add(m, *span, "period")
+            return
+        span = _latest_not_after(resolve, now)
+        if span is not None:
+            add(m, *span, "period", has_year=False, resolve=resolve)
+
+    def quarter(m: re.Match[str]) -> None:
+        ordinal = ("first", "second", "third", "fourth")[int(m["q"] or m["q2"]) - 1]
+        resolve = _part_resolver(ordinal, "quarter", None, tz)
+        year_text = m["y"] or m["y2"]
+        if year_text:
+            year = int(year_text)
+            if _valid_year(year) and (span := resolve(year)) is not None:
+                add(m, *span, "period")
+            return
+        span = _latest_not_after(resolve, now)
+        if span is not None:  # "Q1" alone may be a name: a quarter only after "in", "during", ...
+            add(m, *span, "period", needs_pre=True, has_year=False, resolve=resolve)
+
+    def so_far(m: re.Match[str]) -> None:
+        unit = (m["u1"] or m["u2"] or m["u3"]).lower()
+        if unit == "week":
+            lo = _week_span(today, tz)[0]
+        elif unit == "month":
+            lo = datetime(today.year, today.month, 1, tzinfo=tz)
+        elif unit == "quarter":
+            lo = datetime(today.year, (today.month - 1) // 3 * 3 + 1, 1, tzinfo=tz)
+        else:
+            lo = datetime(today.year, 1, 1, tzinfo=tz)
+        add(m, lo, now, "rolling")
+
     def bare_year(m: re.Match[str]) -> None:
         year = int(m["y"])
         if _valid_year(year):
@@ -745,9 +926,17 @@ def _candidates(query: str, now: datetime) -> list[_Cand]:
     def calendar(m: re.Match[str]) -> None:
         which, unit = m["which"].lower(), m["unit"].lower()
         back = 1 if which in ("last", "previous", "prior") else 0
-        if which == "past" and unit != "weekend":
-            length = {"week": timedelta(days=7), "month": None, "year": None}[unit]
-            lo = now - length if length else _shift(now, 1, unit)
+        if unit == "fortnight":  # no calendar has fortnights: "last/this/past fortnight" is 14 days
+            add(m, now - timedelta(days=14), now, "rolling")
+        elif which == "past" and unit != "weekend":
+            length = {"week": timedelta(days=7), "month": None, "quarter": None, "year": None}[unit]
+            lo = (
+                now - length
+                if length
+                else _shift(now, 3, "month")
+                if unit == "quarter"
+                else _shift(now, 1, unit)
+            )
             add(m, lo, now, "rolling")
         elif unit == "week":
             add(m, *_week_span(today - timedelta(weeks=back), tz), "relative")
@@ -757,11 +946,17 @@ def _candidates(query: str, now: datetime) -> list[_Cand]:
         elif unit == "month":
             point = _shift_months(datetime(today.year, today.month, 1, tzinfo=tz), back)
             add(m, *_month_span(point.year, point.month, tz), "relative")
+        elif unit == "quarter":
+            first = datetime(today.year, (today.month - 1) // 3 * 3 + 1, 1, tzinfo=tz)
+            point = _shift_months(first, 3 * back)
+            add(m, *_months_span(point.year, point.month, 3, tz), "relative")
         else:
             add(m, *_year_span(today.year - back, tz), "relative")
 
     def ago(m: re.Match[str]) -> None:
         n, unit = _number(m["n"]), m["unit"].lower()
+        if unit == "fortnight":  # "a fortnight ago" is "two weeks ago": the week two weeks back
+            n, unit = 2 * n, "week"
         if n > 10000:
             return
         point = _shift(now, n, unit)
@@ -778,6 +973,8 @@ def _candidates(query: str, now: datetime) -> list[_Cand]:
 
     def rolling(m: re.Match[str]) -> None:
         n, unit = _number(m["n"]), m["unit"].lower()
+        if unit == "fortnight":
+            n, unit = 2 * n, "week"
         if 0 < n <= 10000:
             add(m, _shift(now, n, unit), now, "rolling")
 
@@ -790,6 +987,10 @@ def _candidates(query: str, now: datetime) -> list[_Cand]:
         (_Q_TEXT_NOYEAR, text_noyear),
         (_Q_DAY_MONTH, day_month),
         (_Q_NAMED_DAY, named_day),
+        (_Q_SEASON, season),
+        (_Q_PART, part),
+        (_Q_QUARTER, quarter),
+        (_Q_SO_FAR, so_far),
         (_Q_MONTH_YEAR, month_year),
         (_Q_BARE_MONTH, bare_month),
         (_Q_BARE_YEAR, bare_year),
@@ -862,6 +1063,7 @@ def _windows(query: str, now: datetime) -> list[TimeWindow]:
         if cand.needs_pre:
             allowed = {
                 "month": _BARE_MONTH_PRE,
+                "period": _BARE_MONTH_PRE,
                 "year": _BARE_YEAR_PRE,
                 "weekday": _WEEKDAY_PRE,
                 "day": _NUMERIC_DAY_PRE,
@@ -870,6 +1072,8 @@ def _windows(query: str, now: datetime) -> list[TimeWindow]:
                 continue
             if cand.kind == "month" and cand.month == 5 and pre in ("this", "last", "by"):
                 continue  # "this may help", "by may be"
+            if cand.season == "fall" and pre in ("this", "by"):
+                continue  # "does this fall under", "by fall through"
         usable.append((cand, pre, pre_start))
     # Longest expressions first; drop anything overlapping an already chosen one.
     usable.sort(key=lambda item: (-(item[0].end - item[0].start), item[0].start))
@@ -880,18 +1084,26 @@ def _windows(query: str, now: datetime) -> list[TimeWindow]:
     chosen.sort(key=lambda item: item[0].start)
 
     windows: list[TimeWindow] = []
+    # each window's expression (for a year named elsewhere in the query) and its resolver if yearly
+    found_at: list[tuple[_Cand, Callable[[int], Span | None] | None]] = []
     consumed: set[int] = set()
+    tz = now.tzinfo or UTC
     for cand, pre, pre_start in chosen:
         if id(cand) in consumed:
             continue
         lo, hi, start, end = cand.lo, cand.hi, cand.start, cand.end
-        yearly = not cand.has_year and cand.kind in ("day", "month") and pre not in _TIED_TO_NOW_PRE
-        if cand.kind == "month" and not cand.has_year and cand.resolve is not None:
+        resolve = cand.resolve
+        third = cand.kind == "month" and pre in _MONTH_THIRDS
+        if third:  # "early/mid/late March": a third of that month, of the year named or of every year
+            resolve = _third_resolver(cand.month, pre, tz)
+            span = resolve(cand.lo.year) if cand.has_year else _latest_not_after(resolve, now)
+            lo, hi = span or (lo, hi)
+        yearly = not cand.has_year and cand.kind in ("day", "month", "period") and pre not in _TIED_TO_NOW_PRE
+        if cand.kind in ("month", "period") and not cand.has_year and resolve is not None:
             if pre == "last":
-                span = cand.resolve(now.year if cand.month < now.month else now.year - 1)
-                lo, hi = span or (lo, hi)
+                lo, hi = _latest_ended(resolve, now) or (lo, hi)
             elif pre == "this":
-                lo, hi = cand.resolve(now.year) or (lo, hi)
+                lo, hi = _current(resolve, now) or (lo, hi)
         if cand.kind == "weekday" and pre == "last" and cand.day == 0:
             lo, hi = lo - timedelta(days=7), hi - timedelta(days=7)
         if pre:
@@ -916,12 +1128,47 @@ def _windows(query: str, now: datetime) -> list[TimeWindow]:
         elif pre in ("until", "till", "by"):
             lo = MIN_DATETIME
         elif pre in ("last", "this", "early", "late", "mid", "end of", "start of", "beginning of") and (
-            not cand.needs_pre
+            not cand.needs_pre and not third
         ):
             start = cand.start  # "last" in "last March 3" adds nothing
         if lo < hi:
             windows.append(TimeWindow(lo, hi, query[start:end], yearly))
-    return windows
+            found_at.append((cand, resolve if yearly else None))
+    return _pin_to_year(query, windows, found_at)
+
+
+def _pin_to_year(
+    query: str, windows: list[TimeWindow], found_at: list[tuple[_Cand, Callable[[int], Span | None] | None]]
+) -> list[TimeWindow]:
+    """A yearless day or month in a query that also names one year is that year's ("in 2024, on
+    March 26" is 2024-03-26, not March 26 in every year; so is "early May last year"). Next to
+    each other, the two phrases become one; apart, the year's phrase stays a window of its own
+    (wider, so the day still wins)."""
+    # a whole calendar year, however it was said: "in 2024", "this year", "last year"
+    years = [
+        window
+        for window in windows
+        if not window.yearly
+        and (window.start, window.end) == _year_span(window.start.year, window.start.tzinfo)
+    ]
+    if len({window.start.year for window in years}) != 1:
+        return windows
+    year_window = years[0]
+    year_at = query.find(year_window.text)
+    pinned: list[TimeWindow] = []
+    for window, (_, resolve) in zip(windows, found_at, strict=True):
+        span = resolve(year_window.start.year) if window.yearly and resolve is not None else None
+        if span is None:
+            pinned.append(window)
+            continue
+        text, at = window.text, query.find(window.text)
+        if year_at >= 0 and at >= 0:
+            (a, a_text), (b, b_text) = sorted([(year_at, year_window.text), (at, text)])
+            # only punctuation or a preposition between: "in 2024, on March 26", "in 2023, in early May"
+            if re.fullmatch(r"[\s,;]*(?:(?:in|on|during)\s+)?", query[a + len(a_text) : b], re.IGNORECASE):
+                text = query[a : b + len(b_text)]
+        pinned.append(TimeWindow(span[0], span[1], text, yearly=False))
+    return pinned
 
 
 def query_time_window(query: str, now: datetime) -> TimeWindow | None:
@@ -933,7 +1180,12 @@ def query_time_window(query: str, now: datetime) -> TimeWindow | None:
     ``N days/weeks/months ago``, ``past/last N days``, ``recently``, and ranges built with
     ``since``, ``before``, ``after``, ``until``, ``between X and Y``, ``from X to Y``.
     Named days (``on Christmas Eve``, ``Halloween``, ``Bonfire Night``) and numeric dates day
-    first (``on 26/3``, ``5/11/2024`` is 5 November) count as dates too. A yearless day or month
+    first (``on 26/3``, ``5/11/2024`` is 5 November) count as dates too. So do seasons
+    (``in spring 2025``, ``last summer``: meteorological, northern hemisphere, see ``_SEASONS``),
+    parts of a month or year (``the first week of May``, ``the second half of August``,
+    ``early/mid/late March``, ``the third quarter of 2024``, ``Q1 2024``), ``so far this month``
+    (up to now), ``this/last quarter`` and ``a fortnight ago``. A year the query names beside a
+    yearless day pins it (``in 2024, on March 26``). A yearless day, month or period
     is ``yearly``: its window is the most recent occurrence not after ``now``, and it stands for
     that day or month in every year (unless ``since``, ``last``, ... tie it to now). When the
     query holds several phrases the narrowest window wins. Naive ``now`` is taken as UTC.

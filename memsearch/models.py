@@ -8,8 +8,10 @@ from __future__ import annotations
 import hashlib
 from dataclasses import asdict, dataclass, field, fields
 from datetime import datetime
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any, Literal
+
+from memsearch.dates import date_from_filename
 
 FactType = Literal["world", "experience"]
 FACT_TYPES: tuple[str, ...] = ("world", "experience")
@@ -63,6 +65,31 @@ class Chunk:
     def content_hash(self) -> str:
         """Hash of what gets embedded, so unchanged text is never embedded twice."""
         return hashlib.sha256(f"{self.header}\n{self.text}".encode()).hexdigest()
+
+
+#: Timestamp sources that date the content itself: a journal day's heading or file name, a ledger
+#: line, a dated section. The others (frontmatter ``date``/``created``/``updated``, the file's commit
+#: time, its mtime) say when the note was written or last edited, not what it tells of.
+ENTRY_DATE_SOURCES = frozenset({"heading", "line", "filename"})
+
+
+@lru_cache(maxsize=4096)
+def _filename_day(path: str) -> datetime | None:
+    return date_from_filename(path)
+
+
+def entry_dated(chunk: Chunk) -> bool:
+    """Whether the chunk's timestamp is its own entry's date (see :data:`ENTRY_DATE_SOURCES`).
+
+    A frontmatter date on the same day as the file's name (``journal/2024-05-03.md`` with
+    ``date: 2024-05-03``) is the entry's date too: frontmatter only won because it is read first.
+    """
+    if chunk.timestamp_source in ENTRY_DATE_SOURCES:
+        return True
+    if chunk.timestamp_source != "frontmatter" or chunk.timestamp is None:
+        return False
+    day = _filename_day(chunk.path)
+    return day is not None and day.date() == chunk.timestamp.date()
 
 
 #: A chunk's fields in declaration order (the order of :func:`chunk_row`).

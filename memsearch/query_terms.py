@@ -107,8 +107,6 @@ def informative(weights: Mapping[str, float]) -> bool:
 _EVENT_QUESTION = re.compile(
     r"\b(?:when|what day|what date|which day|how long ago)\s+(?:did|was|were|had|have)\b", re.IGNORECASE
 )
-#: Timestamp sources that are the content's own date (not the file's commit or mtime).
-ENTRY_DATE_SOURCES = frozenset({"heading", "line", "filename"})
 
 
 def asks_for_event(text: str) -> bool:

@@ -14,9 +14,10 @@ import numpy as np
 from memsearch.config import Settings
 from memsearch.fusion import Fused, FusedList, list_confidence, max_possible, rrf
 from memsearch.index.store import IndexData
-from memsearch.models import Health, Hit, Result, SearchResponse
+from memsearch.index.temporal import WINDOW_ONLY_WEIGHT
+from memsearch.models import Health, Hit, Result, SearchResponse, entry_dated
 from memsearch.query import Filters, ParsedQuery
-from memsearch.query_terms import ENTRY_DATE_SOURCES, asks_for_current, asks_for_event, term_weights
+from memsearch.query_terms import asks_for_current, asks_for_event, informative, term_weights
 from memsearch.resonance import NONE, Evidence, judge
 
 STRATEGIES: tuple[str, ...] = ("semantic", "keyword", "graph", "time")
@@ -260,6 +261,8 @@ def search_index(
         candidates = None
         if window is not None:
             weights["time"] = window_weight(parsed.window.start, parsed.window.end)
+            if query_weights and not informative(query_weights):  # the window is all it asks
+                weights["time"] *= WINDOW_ONLY_WEIGHT
         elif not alone:
             found = {h.chunk_id for hits in lists.values() for h in hits}
             candidates = np.fromiter(found, dtype=np.int64, count=len(found))
@@ -302,7 +305,7 @@ def search_index(
     def chunk_weight(cid: int) -> float:
         chunk = index.chunks[cid]
         w = territory_weights.get(chunk.territory, 1.0)
-        if event and chunk.fact_type == "experience" and chunk.timestamp_source in ENTRY_DATE_SOURCES:
+        if event and chunk.fact_type == "experience" and entry_dated(chunk):
             w *= EVENT_ENTRY_WEIGHT
         elif current and chunk.territory in SUPERSEDED_TERRITORIES:
             w *= SUPERSEDED_WEIGHT

@@ -289,3 +289,52 @@ def test_a_keyword_head_that_holds_little_of_the_query_is_trusted_less(engine):
     covered = keyword_confidence("sign_ed25519 rotation")
     thin = keyword_confidence("sign_ed25519 zebra giraffe walrus okapi")
     assert thin < covered * 0.75
+
+
+def test_in_a_window_an_entry_outranks_notes_only_edited_then(tmp_path):
+    """A journal day in the window ranks above notes that were merely edited in it (frontmatter
+    `updated:`, file mtime), although those edits are more recent: an edit date is not what the note
+    is about."""
+    import os
+    from datetime import UTC, datetime
+
+    vault = tmp_path / "vault"
+    (vault / "journal").mkdir(parents=True)
+    (vault / "aster").mkdir()
+    (vault / "journal" / "2025-03-12.md").write_text(
+        "# 2025-03-12\n\nReplaced the pump seal on the greenhouse heater; it holds pressure again.\n"
+    )
+    (vault / "aster" / "heater-notes.md").write_text(
+        "---\nupdated: 2025-03-14\n---\n# Heater notes\n\nThe greenhouse heater is a two kilowatt unit.\n"
+    )
+    checklist = vault / "aster" / "pump-checklist.md"
+    checklist.write_text("# Pump checklist\n\nBleed the line, then check the seal for weeping.\n")
+    edited = datetime(2025, 3, 15, 12, tzinfo=UTC).timestamp()
+    os.utime(checklist, (edited, edited))
+    index_vault(vault)
+    response = open_index(vault).search(
+        "what happened in March 2025", k=3, now=NOW, strategies=["time"], chunks=True
+    )
+    paths = [r.path for r in response.results]
+    assert paths[0] == "journal/2025-03-12.md", paths
+    assert set(paths[1:]) == {"aster/heater-notes.md", "aster/pump-checklist.md"}
+
+
+def test_a_question_that_is_only_its_window_ranks_the_window_first(tmp_path):
+    """'What happened last week?': once the window is stripped, only the question form is left for
+    keyword and semantic search. A note that says "what happened" (in the covenant, weighted 1.3)
+    must not outrank last week's entry."""
+    vault = tmp_path / "vault"
+    (vault / "journal").mkdir(parents=True)
+    (vault / "system" / "covenant").mkdir(parents=True)
+    (vault / "system" / "covenant" / "repair.md").write_text(
+        "# Repair\n\nWhen something goes wrong I write down what happened, what it cost,"
+        " and what happened next.\n"
+    )
+    (vault / "journal" / "2025-03-12.md").write_text(
+        "# 2025-03-12\n\nReplaced the pump seal on the greenhouse heater; it holds pressure again.\n"
+    )
+    (vault / "journal" / "2025-01-20.md").write_text("# 2025-01-20\n\nSowed the first tomato trays.\n")
+    index_vault(vault)
+    response = open_index(vault).search("What happened last week?", k=3, now="2025-03-17T09:00:00+00:00")
+    assert [r.path for r in response.results][:1] == ["journal/2025-03-12.md"], response.results

@@ -321,11 +321,13 @@ OPEN_END = datetime.max.replace(tzinfo=UTC)
         ("what happened on the 3rd of March", utc(2025, 3, 3), utc(2025, 3, 4), "on the 3rd of March"),
         # relative phrases that were missing here: they resolve against now
         ("two weeks ago", utc(2025, 6, 2), utc(2025, 6, 9), "two weeks ago"),
-        ("what's come up so far this month", utc(2025, 6, 1), utc(2025, 7, 1), "this month"),
+        # "so far": from the 1st up to now, not the rest of the month still to come
+        ("what's come up so far this month", utc(2025, 6, 1), NOW, "so far this month"),
         ("since May", utc(2025, 5, 1), NOW, "since May"),
         # several phrases: the narrowest wins
         ("what happened yesterday in May 2023", utc(2025, 6, 17), utc(2025, 6, 18), "yesterday"),
-        ("in 2024, on March 26", utc(2025, 3, 26), utc(2025, 3, 27), "on March 26"),
+        # a year stated beside a yearless day pins the day to it
+        ("in 2024, on March 26", utc(2024, 3, 26), utc(2024, 3, 27), "in 2024, on March 26"),
         ("since 2020 and last week", utc(2025, 6, 9), utc(2025, 6, 16), "last week"),
     ],
 )
@@ -360,6 +362,116 @@ def test_query_time_window(query: str, start: datetime, end: datetime, text: str
     ],
 )
 def test_query_time_window_none(query: str) -> None:
+    assert query_time_window(query, NOW) is None
+
+
+# Seasons are meteorological, northern hemisphere: spring Mar-May, summer Jun-Aug, autumn Sep-Nov,
+# winter Dec-Feb (named by the year of its January). NOW is 2025-06-18.
+@pytest.mark.parametrize(
+    ("query", "start", "end", "text", "yearly"),
+    [
+        ("what did I plant in spring 2025", utc(2025, 3, 1), utc(2025, 6, 1), "in spring 2025", False),
+        ("the summer of 2023", utc(2023, 6, 1), utc(2023, 9, 1), "summer of 2023", False),
+        ("last spring", utc(2025, 3, 1), utc(2025, 6, 1), "last spring", False),  # just over
+        ("last summer", utc(2024, 6, 1), utc(2024, 9, 1), "last summer", False),  # this one is under way
+        ("this summer", utc(2025, 6, 1), utc(2025, 9, 1), "this summer", False),
+        ("last winter", utc(2024, 12, 1), utc(2025, 3, 1), "last winter", False),
+        ("in winter 2024", utc(2023, 12, 1), utc(2024, 3, 1), "in winter 2024", False),
+        ("winter 2024/25", utc(2024, 12, 1), utc(2025, 3, 1), "winter 2024/25", False),
+        ("what happened in the autumn", utc(2024, 9, 1), utc(2024, 12, 1), "in the autumn", True),
+        ("in the fall", utc(2024, 9, 1), utc(2024, 12, 1), "in the fall", True),
+        # halves, weeks and thirds of a month
+        ("the second half of August", utc(2024, 8, 16), utc(2024, 9, 1), "the second half of August", True),
+        ("the first half of May", utc(2025, 5, 1), utc(2025, 5, 16), "the first half of May", True),
+        ("the first week of May", utc(2025, 5, 1), utc(2025, 5, 8), "the first week of May", True),
+        ("the last week of May", utc(2025, 5, 25), utc(2025, 6, 1), "the last week of May", True),
+        (
+            "in the second week of May 2024",
+            utc(2024, 5, 8),
+            utc(2024, 5, 15),
+            "in the second week of May 2024",
+            False,
+        ),
+        ("early March", utc(2025, 3, 1), utc(2025, 3, 11), "early March", True),
+        ("mid March", utc(2025, 3, 11), utc(2025, 3, 21), "mid March", True),
+        ("mid-March", utc(2025, 3, 11), utc(2025, 3, 21), "mid-March", True),
+        ("late March", utc(2025, 3, 21), utc(2025, 4, 1), "late March", True),
+        ("late June", utc(2024, 6, 21), utc(2024, 7, 1), "late June", True),  # not yet this year
+        ("early March 2024", utc(2024, 3, 1), utc(2024, 3, 11), "early March 2024", False),
+        # quarters and halves of a year
+        ("the first quarter of 2024", utc(2024, 1, 1), utc(2024, 4, 1), "the first quarter of 2024", False),
+        ("the second quarter of 2024", utc(2024, 4, 1), utc(2024, 7, 1), "the second quarter of 2024", False),
+        ("the third quarter of 2024", utc(2024, 7, 1), utc(2024, 10, 1), "the third quarter of 2024", False),
+        (
+            "the fourth quarter of 2024",
+            utc(2024, 10, 1),
+            utc(2025, 1, 1),
+            "the fourth quarter of 2024",
+            False,
+        ),
+        ("Q1 2024", utc(2024, 1, 1), utc(2024, 4, 1), "Q1 2024", False),
+        ("in Q3 2024", utc(2024, 7, 1), utc(2024, 10, 1), "in Q3 2024", False),
+        ("in Q3", utc(2024, 7, 1), utc(2024, 10, 1), "in Q3", True),
+        ("this quarter", utc(2025, 4, 1), utc(2025, 7, 1), "this quarter", False),
+        ("last quarter", utc(2025, 1, 1), utc(2025, 4, 1), "last quarter", False),
+        ("the first half of 2024", utc(2024, 1, 1), utc(2024, 7, 1), "the first half of 2024", False),
+        # relative to now
+        ("so far this month", utc(2025, 6, 1), NOW, "so far this month", False),
+        ("this year so far", utc(2025, 1, 1), NOW, "this year so far", False),
+        ("a fortnight ago", utc(2025, 6, 2), utc(2025, 6, 9), "a fortnight ago", False),  # = two weeks ago
+        ("over the past fortnight", utc(2025, 6, 4, 15, 30), NOW, "past fortnight", False),
+        ("ten days ago", utc(2025, 6, 8), utc(2025, 6, 9), "ten days ago", False),
+        # a stated year pins the day
+        ("on March 26, in 2024", utc(2024, 3, 26), utc(2024, 3, 27), "on March 26, in 2024", False),
+        ("in 2024 what happened on March 26", utc(2024, 3, 26), utc(2024, 3, 27), "on March 26", False),
+        ("early May last year", utc(2024, 5, 1), utc(2024, 5, 11), "early May last year", False),
+        (
+            "the second half of August this year",
+            utc(2025, 8, 16),  # still to come, but the year says which
+            utc(2025, 9, 1),
+            "the second half of August this year",
+            False,
+        ),
+        ("in 2023, in early May", utc(2023, 5, 1), utc(2023, 5, 11), "in 2023, in early May", False),
+        ("on March 26 2024", utc(2024, 3, 26), utc(2024, 3, 27), "on March 26 2024", False),
+        ("26 March 2024", utc(2024, 3, 26), utc(2024, 3, 27), "26 March 2024", False),
+    ],
+)
+def test_seasons_parts_quarters_and_pinned_years(
+    query: str, start: datetime, end: datetime, text: str, yearly: bool
+) -> None:
+    window = query_time_window(query, NOW)
+    assert window is not None
+    assert (window.start, window.end, window.text, window.yearly) == (start, end, text, yearly)
+
+
+def test_this_winter_in_june_is_the_one_to_come() -> None:
+    window = query_time_window("this winter", NOW)
+    assert window is not None and (window.start, window.end) == (utc(2025, 12, 1), utc(2026, 3, 1))
+
+
+def test_a_yearly_season_reaches_every_year_whole() -> None:
+    window = query_time_window("in winter", utc(2026, 1, 10))  # under way: Dec 2025 - Feb 2026
+    assert window is not None and window.yearly
+    assert (window.start, window.end) == (utc(2025, 12, 1), utc(2026, 3, 1))
+    spans = yearly_occurrences(window.start, window.end, 2024, 2025, utc(2026, 1, 10))
+    assert spans == [(utc(2025, 12, 1), utc(2026, 3, 1)), (utc(2024, 12, 1), utc(2025, 3, 1))]
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "configure logging in spring boot",
+        "does this fall under the covenant",
+        "hot springs",
+        "q1 results",
+        "the first quarter of the game",
+        "the third half of May",
+        "the first quarter of May",
+        "a spring in the mattress",
+    ],
+)
+def test_season_and_quarter_words_that_are_no_time(query: str) -> None:
     assert query_time_window(query, NOW) is None
 
 

@@ -5,7 +5,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from memsearch.dates import query_time_window
-from memsearch.index.temporal import NEUTRAL_RECENCY, TimeIndex, decay, recency_scores, window_scores
+from memsearch.index.temporal import (
+    EDIT_DATE_WEIGHT,
+    NEUTRAL_RECENCY,
+    TimeIndex,
+    decay,
+    in_window_scores,
+    recency_scores,
+    window_scores,
+)
 
 NOW = datetime(2025, 6, 1, tzinfo=UTC)
 
@@ -74,9 +82,7 @@ def _full_pass(index, k, now, half_life, window=None, allowed=None, candidates=N
 
     ts = index.timestamps
     if window is not None:
-        scores = window_scores(ts, *window) * (
-            1.0 + 0.01 * recency_scores(ts, index.timeless, now, half_life)
-        )
+        scores = in_window_scores(ts, index.entry, *window, now, half_life)
         mask = index.present & ~np.isnan(ts)
     else:
         scores = recency_scores(ts, index.timeless, now, half_life)
@@ -98,7 +104,7 @@ def test_pruned_search_equals_a_pass_over_every_chunk():
             index.set(i, None, timeless=False)
         else:  # many chunks share a timestamp (a day's journal entries): ties at the cut
             when = NOW - timedelta(days=int(rng.integers(0, 2000)), hours=int(rng.integers(0, 3)) * 8)
-            index.set(i, when, timeless=bool(rng.random() < 0.2))
+            index.set(i, when, timeless=bool(rng.random() < 0.2), entry=bool(rng.random() < 0.7))
     for i in rng.choice(3000, 200, replace=False):
         index.remove(int(i))
     for trial in range(300):
@@ -206,7 +212,7 @@ def test_yearly_search_equals_the_best_occurrence_over_every_chunk():
     index = TimeIndex()
     for i in range(2000):
         when = YEARLY_NOW - timedelta(days=int(rng.integers(-200, 1500)), hours=int(rng.integers(0, 24)))
-        index.set(i, when, timeless=bool(rng.random() < 0.1))
+        index.set(i, when, timeless=bool(rng.random() < 0.1), entry=bool(rng.random() < 0.7))
     index.set(2000, None, timeless=False)
     ts = index.timestamps
     for trial in range(40):
@@ -217,8 +223,8 @@ def test_yearly_search_equals_the_best_occurrence_over_every_chunk():
         assert window is not None and window.yearly, trial
         best = np.zeros(len(ts), dtype=np.float32)
         for rank, span in enumerate(yearly_occurrences(window.start, window.end, 1990, 2030, YEARLY_NOW)):
-            scores = window_scores(ts, *span) * occurrence_weight(rank if span[0] <= YEARLY_NOW else None)
-            scores *= 1.0 + 0.01 * recency_scores(ts, index.timeless, YEARLY_NOW, 90.0)
+            weight = occurrence_weight(rank if span[0] <= YEARLY_NOW else None)
+            scores = in_window_scores(ts, index.entry, *span, YEARLY_NOW, 90.0) * weight
             best = np.maximum(best, np.where(np.isnan(ts), 0.0, scores))
         got = index.search(50, YEARLY_NOW, 90.0, (window.start, window.end), yearly=True)
         assert got == top_hits(best, 50), trial
@@ -238,3 +244,46 @@ MONTHS = [
     "November",
     "December",
 ]
+
+
+def test_in_a_window_a_timeless_note_does_not_outrank_a_newer_entry_by_its_neutral_recency():
+    """Within a window the tie-break is each chunk's own date: a world (timeless) note dated early in
+    the window used to get neutral recency (0.5) and rank above every entry older than a half-life."""
+    index = TimeIndex()
+    index.set(0, datetime(2024, 12, 1, tzinfo=UTC), timeless=False)  # an entry late in 2024
+    index.set(1, datetime(2024, 2, 1, tzinfo=UTC), timeless=True)  # a world note dated early in 2024
+    window = (datetime(2024, 1, 1, tzinfo=UTC), datetime(2025, 1, 1, tzinfo=UTC))
+    assert [h.chunk_id for h in index.search(10, NOW, 90.0, window=window)] == [0, 1]
+
+
+def test_in_a_window_an_edit_date_counts_a_fraction_of_an_entry_date():
+    index = TimeIndex()
+    index.set(0, datetime(2025, 3, 10, tzinfo=UTC), timeless=False, entry=True)  # a journal day
+    index.set(1, datetime(2025, 3, 20, tzinfo=UTC), timeless=False, entry=False)  # an edit, newer
+    index.set(2, datetime(2025, 5, 10, tzinfo=UTC), timeless=False, entry=True)  # an entry a month out
+    window = (datetime(2025, 3, 1, tzinfo=UTC), datetime(2025, 4, 1, tzinfo=UTC))
+    hits = index.search(10, NOW, 90.0, window=window)
+    assert [h.chunk_id for h in hits] == [0, 1, 2]
+    scores = {h.chunk_id: h.score for h in hits}
+    assert scores[0] >= 1.0 > scores[1]  # only entries count as "dated in the window" (the signal)
+    assert abs(scores[1] / scores[0] - EDIT_DATE_WEIGHT) < 0.01
+    yearly = index.search(10, NOW, 90.0, window=window, yearly=True)
+    assert [h.chunk_id for h in yearly][:2] == [0, 1]
+
+
+def test_entry_dated_reads_the_timestamp_source():
+    from memsearch.models import Chunk, entry_dated
+
+    def chunk(path: str, source: str) -> Chunk:
+        return Chunk(
+            path, 1, 1, "", "journal", "experience", datetime(2024, 5, 3, tzinfo=UTC), source, (), "x"
+        )
+
+    assert entry_dated(chunk("journal/2024-05-03.md", "filename"))
+    assert entry_dated(chunk("journal/x.md", "heading")) and entry_dated(
+        chunk("aster/ledger/2024-05.md", "line")
+    )
+    assert entry_dated(chunk("journal/2024-05-03.md", "frontmatter"))  # the file's name says the same day
+    assert not entry_dated(chunk("reference/pump.md", "frontmatter"))
+    assert not entry_dated(chunk("journal/2024-05-01.md", "frontmatter"))  # updated two days later
+    assert not entry_dated(chunk("reference/pump.md", "mtime")) and not entry_dated(chunk("r.md", "git"))

@@ -48,7 +48,7 @@ from memsearch.index.keyword import KeywordIndex, PackedTerms
 from memsearch.index.temporal import TimeIndex
 from memsearch.index.vectors import VectorIndex
 from memsearch.index.versioning import REPO_SUBDIR, IndexRepo, crashpoint
-from memsearch.models import Chunk, chunk_from_fields
+from memsearch.models import Chunk, chunk_from_fields, entry_dated
 
 #: Format of the committed files (manifest, shards, vectors). 1 was the single-folder layout.
 FORMAT_VERSION = 3
@@ -302,14 +302,14 @@ def add_file_chunks(
         data.keyword.add_packed(cid, chunk_terms)
         if graph:
             data.graph.add(cid, chunk.entities)
-        data.time.set(cid, chunk.timestamp, timeless=chunk.fact_type == "world")
+        data.time.set(cid, chunk.timestamp, timeless=chunk.fact_type == "world", entry=entry_dated(chunk))
 
 
 def restamp_chunks(data: IndexData, ids: list[int], chunks: list[Chunk]) -> None:
     """New timestamps (and nothing else) for chunks already indexed under ``ids``."""
     for cid, chunk in zip(ids, chunks, strict=True):
         data.chunks[cid] = chunk
-        data.time.set(cid, chunk.timestamp, timeless=chunk.fact_type == "world")
+        data.time.set(cid, chunk.timestamp, timeless=chunk.fact_type == "world", entry=entry_dated(chunk))
 
 
 def rebuild_graph(data: IndexData, files: Mapping[str, Mapping[str, Any]]) -> None:
@@ -415,7 +415,9 @@ def load_snapshot(folder: Path, commit: str | None = None) -> IndexData:
     graph = EntityGraph.load(folder / "graph.json")
     time_index = TimeIndex()
     for chunk_id, chunk in chunks.items():
-        time_index.set(chunk_id, chunk.timestamp, timeless=chunk.fact_type == "world")
+        time_index.set(
+            chunk_id, chunk.timestamp, timeless=chunk.fact_type == "world", entry=entry_dated(chunk)
+        )
     vectors = None
     dim = (manifest.get("embedder") or {}).get("dim")
     if dim and (folder / "vectors.npy").exists():

@@ -21,12 +21,27 @@ _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)  # timestamps back to dates without th
 NEUTRAL_RECENCY = 0.5
 #: A yearly window ("on March 26") scores its most recent past occurrence this much above 1, and
 #: each older one with the bonus halved once more; an occurrence still to come gets none. Inside
-#: any occurrence a chunk scores at least 1, so an exact day in any year beats a near miss of the
+#: any occurrence an entry scores at least 1, so an exact day in any year beats a near miss of the
 #: nearest one (at most 0.5 x 1.1), and the query's window still counts every year's entries.
 NEAREST_YEAR_BONUS = 0.1
 YEARLY_BONUS_DECAY = 0.5
 #: Years a yearly window reaches back from now at most: a life's memories, not a stray date in 1066.
 YEARLY_REACH_YEARS = 100
+#: Inside a window, a chunk dated only by when its note was written or edited (frontmatter
+#: ``updated``/``date``, commit time, mtime: not an entry's own date, see
+#: :func:`memsearch.models.entry_dated`) scores this fraction of an entry's: as much as an entry one
+#: window-length outside the window (window scores halve per window-length). An edit in March says
+#: little about what happened in March; the reference note it touched is not a March memory.
+EDIT_DATE_WEIGHT = 0.5
+#: Within a window, the more recent of two equal matches goes first: 1 + this x its decay by age.
+#: Small, so it only breaks ties. Every chunk in a window is dated, so it decays by its own date;
+#: a timeless (world) note's neutral recency would put a reference note edited in the window
+#: above every older entry of it.
+WINDOW_RECENCY_TIEBREAK = 0.01
+#: In fusion, a query whose only informative part is its window ("what happened last week?")
+#: weighs the time list this much more: once the window is stripped, keyword and semantic search
+#: can only match the question's form, so the one list that answers weighs as much as those two.
+WINDOW_ONLY_WEIGHT = 2.0
 
 
 def decay(age_days: np.ndarray | float, half_life_days: float) -> np.ndarray:
@@ -58,6 +73,21 @@ def window_scores(timestamps: np.ndarray, start: datetime, end: datetime) -> np.
     return scores.astype(np.float32)
 
 
+def in_window_scores(
+    timestamps: np.ndarray,
+    entry: np.ndarray,
+    start: datetime,
+    end: datetime,
+    now: datetime,
+    half_life_days: float,
+) -> np.ndarray:
+    """What a window gives each chunk: :func:`window_scores`, at :data:`EDIT_DATE_WEIGHT` for a
+    chunk not dated by its entry, times the recency tie-break. 0 when undated."""
+    scores = window_scores(timestamps, start, end) * np.where(entry, 1.0, EDIT_DATE_WEIGHT)
+    age_days = (now.timestamp() - np.nan_to_num(timestamps)) / DAY
+    return (scores * (1.0 + WINDOW_RECENCY_TIEBREAK * decay(age_days, half_life_days))).astype(np.float32)
+
+
 def occurrence_weight(years_back: int | None) -> float:
     """Weight of an occurrence of a yearly window: 1.1 for the most recent past one, then 1.05,
     1.025, ... for each year further back; 1 for one after now (``years_back`` None): a memory is
@@ -73,24 +103,30 @@ class TimeIndex:
     def __init__(self) -> None:
         self.timestamps = np.full(0, np.nan, dtype=np.float64)
         self.timeless = np.zeros(0, dtype=bool)
+        self.entry = np.zeros(0, dtype=bool)  # dated by its own entry (not by an edit of its note)
         self.present = np.zeros(0, dtype=bool)  # slots past the last id, or removed, are not chunks
         #: Bumped by every set and remove: anything derived from the chunk table can key on it.
         self.version = 0
         self._by_time: tuple[int, np.ndarray, np.ndarray] | None = None  # (version, ids, their times)
         self._bound: tuple[int, int] | None = None  # (version, id_bound)
 
-    def set(self, chunk_id: int, timestamp: datetime | None, timeless: bool) -> None:
+    def set(self, chunk_id: int, timestamp: datetime | None, timeless: bool, entry: bool = True) -> None:
+        """``entry``: the timestamp is the chunk's own entry's date (see
+        :func:`memsearch.models.entry_dated`); False for an edit date, which counts less in a window."""
         if chunk_id >= len(self.timestamps):
             size = max(chunk_id + 1, 2 * len(self.timestamps), 64)
             ts = np.full(size, np.nan)
             ts[: len(self.timestamps)] = self.timestamps
             tl = np.zeros(size, dtype=bool)
             tl[: len(self.timeless)] = self.timeless
+            en = np.zeros(size, dtype=bool)
+            en[: len(self.entry)] = self.entry
             pr = np.zeros(size, dtype=bool)
             pr[: len(self.present)] = self.present
-            self.timestamps, self.timeless, self.present = ts, tl, pr
+            self.timestamps, self.timeless, self.entry, self.present = ts, tl, en, pr
         self.timestamps[chunk_id] = timestamp.timestamp() if timestamp else np.nan
         self.timeless[chunk_id] = timeless
+        self.entry[chunk_id] = entry
         self.present[chunk_id] = True
         self.version += 1
 
@@ -163,13 +199,11 @@ class TimeIndex:
             ids = ids[fit_mask(allowed, n)[ids]]
         if not len(ids):
             return []
-        times, timeless = self.timestamps[ids], self.timeless[ids]
+        times = self.timestamps[ids]
         if window is not None:
-            scores = window_scores(times, *window)
-            # Within the window, the more recent of two equal matches goes first.
-            scores = scores * (1.0 + 0.01 * recency_scores(times, timeless, now, half_life_days))
+            scores = in_window_scores(times, self.entry[ids], *window, now, half_life_days)
         else:
-            scores = recency_scores(times, timeless, now, half_life_days)
+            scores = recency_scores(times, self.timeless[ids], now, half_life_days)
         # The cut goes through the full-length array, as before: which of several chunks tied at
         # the k-th score makes the list is argpartition's choice over exactly the same input.
         full = np.zeros(n, dtype=np.float32)
@@ -224,8 +258,7 @@ class TimeIndex:
                 continue
             times = self.timestamps[ids]
             # yearly_occurrences lists the past ones first, so their rank counts the years back
-            scores = window_scores(times, *span) * occurrence_weight(rank if span[0] <= now else None)
-            # Within an occurrence, the more recent of two equal matches goes first (as for one window).
-            scores *= 1.0 + 0.01 * recency_scores(times, self.timeless[ids], now, half_life_days)
+            weight = occurrence_weight(rank if span[0] <= now else None)
+            scores = in_window_scores(times, self.entry[ids], *span, now, half_life_days) * weight
             full[ids] = np.maximum(full[ids], scores)
         return top_hits(full, k)
