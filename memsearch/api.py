@@ -121,9 +121,11 @@ def forget(
     index_dir: str | Path | None = None,
     purge_history: bool = False,
     lock_timeout: float | None = DEFAULT_LOCK_TIMEOUT,
+    force: bool = False,
 ) -> Any:
     """Forget files and/or every chunk naming ``entity`` from every index (one commit); with
-    ``purge_history`` from every older commit too. Returns a :class:`~memsearch.forget.ForgetReport`."""
+    ``purge_history`` from every older commit too. Returns a :class:`~memsearch.forget.ForgetReport`.
+    A path naming nothing indexed or in the vault raises unless ``force``."""
     from memsearch.forget import forget as _forget
 
     return _forget(
@@ -133,6 +135,7 @@ def forget(
         index_home=index_dir,
         purge_history=purge_history,
         lock_timeout=lock_timeout,
+        force=force,
     )
 
 
@@ -327,6 +330,7 @@ class Memsearch:
         *,
         purge_history: bool = False,
         lock_timeout: float | None = DEFAULT_LOCK_TIMEOUT,
+        force: bool = False,
     ) -> Any:
         """Forget files and/or every chunk naming ``entity`` (see :mod:`memsearch.forget`), then reload.
 
@@ -344,6 +348,7 @@ class Memsearch:
             index_home=self.index_home,
             purge_history=purge_history,
             lock_timeout=lock_timeout,
+            force=force,
         )
         self.refresh()
         return report
@@ -428,7 +433,7 @@ class Memsearch:
 
         full = self.vault / rel
         got = read_file(self.vault, full) if (full.is_file() or full.is_symlink()) else None
-        forgotten = load_forget_list(self.index_home)
+        forgotten = load_forget_list(self.index_home, self.vault)
         if got is not None and forgotten.has_path(rel):
             got = Skipped(rel, FORGOTTEN_REASON)  # `memsearch forget`: never indexed again
         parsed = chunks = None

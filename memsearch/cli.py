@@ -866,6 +866,8 @@ def watch(
     is_flag=True,
     help="Also rewrite the index's git history without them (new commit ids), expire reflogs and prune.",
 )
+@click.option("--force", is_flag=True, help="Forget a path even if nothing is indexed or in the vault there.")
+@click.option("--list", "list_", is_flag=True, help="List what is forgotten (by path, never by content).")
 @click.option("--wait", "wait", type=float, default=None, help="Seconds to wait for another writer.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 def forget(
@@ -874,18 +876,27 @@ def forget(
     vault: str | None,
     index_dir: Path | None,
     purge_history: bool,
+    force: bool,
+    list_: bool,
     wait: float | None,
     as_json: bool,
 ) -> None:
     """Forget memories: files (PATH...) or every chunk naming --entity NAME, from every index.
 
-    One commit removes them; the embedding cache, snapshots and signal state lose them too, and
-    later index runs skip them (the vault itself is never changed). --purge-history also removes
-    them from every older commit.
+    One commit removes them; the embedding cache, snapshots and signal log lose them too, and
+    later index runs skip them (the vault's own forget list, .memsearch-forgotten.json, holds
+    hashes only). --purge-history also removes them from every older commit, under every name
+    the file had. A path that names nothing needs --force. `memsearch unforget PATH` undoes a
+    forget that was not purged.
     """
     from memsearch.forget import forget as do_forget
     from memsearch.lock import DEFAULT_LOCK_TIMEOUT
 
+    if list_:
+        if paths or entity or purge_history:
+            _fail(MemsearchError("--list takes no PATH, --entity or --purge-history"))
+        _print_forgotten(_resolve_vault(vault), index_dir, as_json)
+        return
     try:
         report = do_forget(
             _resolve_vault(vault),
@@ -894,6 +905,7 @@ def forget(
             index_home=index_dir,
             purge_history=purge_history,
             lock_timeout=DEFAULT_LOCK_TIMEOUT if wait is None else wait,
+            force=force,
         )
     except MemsearchError as exc:
         _fail(exc)
@@ -903,6 +915,59 @@ def forget(
     click.echo(report.summary())
     for path in report.not_found:
         click.echo(f"not in the index (will not be indexed): {path}", err=True)
+    for warning in report.warnings:
+        click.echo(f"warning: {warning}", err=True)
+
+
+def _print_forgotten(vault: Path, index_dir: Path | None, as_json: bool) -> None:
+    from memsearch.forget import list_forgotten
+
+    try:
+        found, entities = list_forgotten(vault, index_dir)
+    except MemsearchError as exc:
+        _fail(exc)
+    if as_json:
+        click.echo(json.dumps({"paths": [f.to_dict() for f in found], "entities": entities}, indent=2))
+        return
+    if not found and not entities:
+        click.echo("nothing is forgotten")
+        return
+    for f in found:
+        name = f.path or f"(a path known by its hash only: sha256 {f.hash[:16]})"
+        notes = ["purged"] if f.purged else []
+        notes.append("in the vault, skipped" if f.in_vault else "not in the vault")
+        click.echo(f"{name}  [{', '.join(notes)}]")
+    if entities:
+        click.echo(f"{entities} entity name(s) and alias(es), kept by hash only")
+
+
+@main.command()
+@click.argument("paths", nargs=-1, required=True)
+@click.option("--vault", help="The vault (default: $MEMSEARCH_VAULT or the current folder).")
+@click.option("--index-dir", type=click.Path(path_type=Path), help="Where the index lives.")
+@click.option(
+    "--force", is_flag=True, help="Also a path forgotten with --purge-history (its history stays gone)."
+)
+@click.option("--wait", "wait", type=float, default=None, help="Seconds to wait for another writer.")
+def unforget(
+    paths: tuple[str, ...], vault: str | None, index_dir: Path | None, force: bool, wait: float | None
+) -> None:
+    """Undo `memsearch forget PATH`: the next index run indexes PATH from the vault again."""
+    from memsearch.forget import unforget as do_unforget
+    from memsearch.lock import DEFAULT_LOCK_TIMEOUT
+
+    try:
+        done = do_unforget(
+            _resolve_vault(vault),
+            list(paths),
+            index_home=index_dir,
+            force=force,
+            lock_timeout=DEFAULT_LOCK_TIMEOUT if wait is None else wait,
+        )
+    except MemsearchError as exc:
+        _fail(exc)
+    for rel in done:
+        click.echo(f"unforgot {rel}: the next `memsearch index` indexes it again")
 
 
 if __name__ == "__main__":

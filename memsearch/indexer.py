@@ -41,7 +41,7 @@ import numpy as np
 
 from memsearch.chunkers import CHUNKER_VERSION, chunk_file
 from memsearch.config import Settings
-from memsearch.errors import IndexWriteError
+from memsearch.errors import IndexWriteError, MemsearchError
 from memsearch.index import store
 from memsearch.index.keyword import PackedTerms, pack_terms
 from memsearch.index.vectors import VectorIndex
@@ -333,6 +333,18 @@ def open_for_write(home: Path, live: store.IndexData | None = None, *, defer_loa
         _set_aside(repo, f"it could not be used: {exc}", notes)
         repo.init()
         return Base(repo, None, None, notes)
+    from memsearch.forget import finish_pending_purge
+
+    try:  # a `forget --purge-history` killed part way: its text must not stay in history
+        finished = finish_pending_purge(home)
+    except IndexWriteError:
+        raise
+    except MemsearchError as exc:
+        raise MemsearchError(
+            f"an interrupted `memsearch forget --purge-history` could not be finished: {exc}"
+        ) from exc
+    if finished:
+        notes.append(finished)
     head = repo.head()
     if head is None:
         return Base(repo, None, None, notes)
@@ -504,7 +516,7 @@ class Update:
         skipped: dict[str, str] = {}
         from memsearch.forget import FORGOTTEN_REASON, load_forget_list
 
-        self.forget = load_forget_list(self.home)
+        self.forget = load_forget_list(self.home, vault)
         window = PREFETCH_WINDOW
         for n, (full, rel) in enumerate(found, 1):
             if n % window == 1:  # the next window's reads start while this one is read
@@ -570,8 +582,8 @@ class Update:
                 continue
             pf, terms, stamp = got
             chunks = list(pf.chunks)
-            if self.forget.entities:  # chunks naming a forgotten entity are not indexed again
-                kept = [c for c in chunks if not self.forget.names_entity(c.entities)]
+            if self.forget.entities:  # chunks naming a forgotten entity (any spelling) are not indexed again
+                kept = [c for c in chunks if not self.forget.drops(c.entities, f"{c.header}\n{c.text}")]
                 if len(kept) != len(chunks):
                     chunks, terms = kept, None  # neighbours changed: terms again from what is kept
             work[path] = _FileWork(path, vf.sha256, pf, chunks, stamp, terms=terms)
@@ -785,8 +797,11 @@ class Update:
             )
         )
         old_gaps = set(old.get("gaps", ())) if not self.full else set()
+        from memsearch.forget import path_hash
+
         texts: list[str] = []
         ids: list[int] = []
+        origins: list[str] = []  # whose text each is, by path hash: a forget finds its vectors by it
         for path in sorted(new_files, key=lambda p: new_files[p]["chunks"][:1] or [0]):
             entry = new_files[path]
             fresh = path in work
@@ -799,6 +814,7 @@ class Update:
                 if everything or fresh or cid in old_gaps:
                     texts.append(embed_text(chunks, i, self.settings))
                     ids.append(cid)
+                    origins.append(path_hash(path))
         out = _Vectors(info=dict(previous), gaps=set(old_gaps))
         if not texts and not everything:
             if out.gaps:  # a removed chunk is no gap
@@ -814,6 +830,7 @@ class Update:
             how["embedder"],
             embed=how["embed"],
             reembed=how["reembed"],
+            origins=origins,
         )
         out.ran, out.info, out.note, out.error, out.embedded = True, info, note, error, embedded
         out.embed_s = time.perf_counter() - started
@@ -1191,6 +1208,7 @@ def _embed_texts(
     *,
     embed: bool,
     reembed: bool,
+    origins: list[str] | None = None,
 ) -> tuple[tuple[list[int], np.ndarray] | None, int, int, list[int], str | None, dict, str | None]:
     """:func:`_vectors`, returning ``(positions with a vector, their rows)`` instead of an index."""
     holder: dict[str, Any] = {}
@@ -1199,7 +1217,16 @@ def _embed_texts(
         holder["got"] = (ok_ids, matrix)
 
     vectors, embedded, reused, failed, error, info, note = _vectors(
-        vault, settings, index_home, texts, notify, explicit, embed=embed, reembed=reembed, sink=keep
+        vault,
+        settings,
+        index_home,
+        texts,
+        notify,
+        explicit,
+        embed=embed,
+        reembed=reembed,
+        sink=keep,
+        origins=origins,
     )
     got = holder.get("got")
     if vectors is None:
@@ -1218,6 +1245,7 @@ def _vectors(
     embed: bool,
     reembed: bool,
     sink: Callable[[list[int], np.ndarray], None] | None = None,
+    origins: list[str] | None = None,
 ) -> tuple[VectorIndex | None, int, int, list[int], str | None, dict, str | None]:
     """Stage 4: ``(vectors, embedded, reused, gap chunk ids, embedder error, manifest record, note)``.
 
@@ -1259,6 +1287,7 @@ def _vectors(
                 progress=lambda d, n: notify("embed", d, n),
                 reembed=again,
                 allow_embed=embed,
+                origins=origins,
             )
 
     def keep_previous() -> tuple[object, EmbedOutcome] | None:
