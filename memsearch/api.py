@@ -25,6 +25,7 @@ from memsearch.errors import MemsearchError
 from memsearch.index import store
 from memsearch.lock import DEFAULT_LOCK_TIMEOUT
 from memsearch.models import SearchResponse
+from memsearch.paths import check_home
 from memsearch.preload import EmbedderPreload
 from memsearch.query import Filters, as_datetime, parse_query
 from memsearch.scan import check_vault
@@ -98,6 +99,7 @@ def log(vault: str | Path, index_dir: str | Path | None = None, limit: int | Non
 
     vault = check_vault(Path(vault))
     home = Path(index_dir) if index_dir else store.default_home(vault)
+    check_home(home)
     return [c.to_dict() for c in IndexRepo(home).log(limit)]
 
 

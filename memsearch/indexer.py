@@ -48,6 +48,7 @@ from memsearch.index.vectors import VectorIndex
 from memsearch.index.versioning import IndexRepo, crashpoint
 from memsearch.lock import DEFAULT_LOCK_TIMEOUT, index_lock
 from memsearch.models import Chunk, ParsedFile, chunk_from_row, chunk_replace, chunk_row
+from memsearch.paths import check_home
 from memsearch.scan import (
     PREFETCH_WINDOW,
     Skipped,
@@ -243,6 +244,7 @@ def index_vault(
     vault = check_vault(vault)
     settings = (settings or Settings()).with_vault_config(vault)
     index_home = Path(index_home) if index_home else store.default_home(vault)
+    check_home(index_home)  # refused as it is found: making it 0700 now would hide a swap
     store.private_dir(index_home)
     with index_lock(index_home, timeout=lock_timeout, what=what):
         live = keep[0] if keep else None
