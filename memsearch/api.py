@@ -141,6 +141,22 @@ def forget(
     )
 
 
+def _check_territory(territory: str | None) -> None:
+    """Refuse a territory outside the vault (``../..``, ``/etc``, ``~/x``): it was read as no filter."""
+    if not territory:
+        return
+    from pathlib import PurePosixPath
+
+    from memsearch.errors import QueryError
+
+    text = str(territory).replace("\\", "/")
+    if text.startswith(("/", "~")) or ".." in PurePosixPath(text).parts:
+        raise QueryError(
+            f"territory {territory!r} is outside the vault: give a folder of the vault such as"
+            " 'journal/', or a territory name from memsearch.toml; nothing was searched"
+        )
+
+
 class Memsearch:
     """A loaded index: load once, search many times; ``update_file`` when a memory was written.
 
@@ -274,6 +290,7 @@ class Memsearch:
             entities = [entities]
         if not isinstance(k, int) or k < 1:
             raise MemsearchError(f"k must be a positive whole number (got {k!r})")
+        _check_territory(territory)
         filters = Filters(
             territory=territory or None,
             fact_type=fact_type or None,
@@ -286,7 +303,7 @@ class Memsearch:
         wanted = tuple(strategies) if strategies else STRATEGIES
         embedding = self._embed_query(parsed.text, wanted)
         with self._guard:
-            return search_index(
+            response = search_index(
                 self.index,
                 parsed,
                 self.settings,
@@ -297,6 +314,36 @@ class Memsearch:
                 strategies=wanted,
                 all_results=all_results,
             )
+            why = None if response.results or filters.is_empty() else self._filter_reason(filters)
+        if why:  # say which filter left nothing, not only that nothing matched
+            from dataclasses import replace
+
+            signal = replace(response.signal, reason=why) if response.signal is not None else None
+            health = replace(response.health, notes=(*response.health.notes, why))
+            response = replace(response, signal=signal, health=health)
+        return response
+
+    def _filter_reason(self, filters: Filters) -> str | None:
+        """Why the filters alone leave nothing to find (since after until, a territory or an entity
+        the index does not have), or None."""
+        if filters.since and filters.until and filters.since > filters.until:
+            return (
+                f"no results: since ({filters.since.isoformat()}) is later than until"
+                f" ({filters.until.isoformat()}), so no memory can be in between; swap them"
+            )
+        if filters.territory:
+            prefix = filters.territory.lstrip("./")
+            name = prefix.rstrip("/")
+            if not any(c.path.startswith(prefix) or c.territory == name for c in self.index.chunks.values()):
+                return (
+                    f"no results: no indexed file is under territory {filters.territory!r} (give a folder"
+                    " of the vault such as 'journal/', or a territory name; `memsearch status` lists them)"
+                )
+        graph = self.index.graph
+        for entity in filters.entities:
+            if not graph.known(graph.resolve(entity)):
+                return f"no results: no memory names the entity {entity!r}"
+        return None
 
     # -- keeping the index fresh -----------------------------------------------------------------
 

@@ -220,7 +220,9 @@ def search(
             return
     engine = _open_local(vault_path, index_dir, at, semantic=not strategies or "semantic" in strategies)
     if batch is not None:
-        _run_batch(lambda q, n, options: engine.search(q, n, **options).to_dict(), batch, k, common)
+        _run_batch(
+            lambda q, n, options: engine.search(q, n, **options).to_dict(), batch, k, common, fmt, explain
+        )
         return
     if query is None:
         _fail(
@@ -327,7 +329,7 @@ def _search_through_server(client, query, k, fmt, explain, common, batch, open_l
 
     if batch is not None:
         try:
-            _run_batch(_ServerSearch(client, open_local), batch, k, common)
+            _run_batch(_ServerSearch(client, open_local), batch, k, common, fmt, explain)
         finally:
             client.close()
         return True
@@ -375,7 +377,9 @@ def _print_response(data: dict[str, Any], fmt: str | None, explain: bool) -> Non
             click.echo(f"{r['path']}:{r['start_line']}-{r['end_line']}\t{r['score']:.3f}")
             if explain and r.get("explanation"):
                 _print_explanation(r["explanation"])
-        if data.get("signal") not in (None, "strong"):
+        if not data["results"]:  # nothing on stdout (for pipes): why, on stderr
+            click.echo(f"no results: {data.get('signal_reason') or 'nothing matched the query'}", err=True)
+        elif data.get("signal") not in (None, "strong"):
             # Paths stay alone on stdout (for pipes); the weakness is said beside them.
             click.echo(f"signal {data['signal']}: {data.get('signal_reason', '')}", err=True)
     else:
@@ -384,8 +388,14 @@ def _print_response(data: dict[str, Any], fmt: str | None, explain: bool) -> Non
         click.echo(f"degraded: {name} search failed: {why}", err=True)
 
 
-def _run_batch(search_fn, batch, k: int, common: dict[str, Any]) -> None:
+def _run_batch(
+    search_fn, batch, k: int, common: dict[str, Any], fmt: str | None = None, explain: bool = False
+) -> None:
     """One JSON answer line per query line; ``search_fn(query, k, options)`` gives ``to_dict()``.
+
+    ``--format files`` or ``table`` prints each answer as a single search prints it instead, after a
+    ``# line N`` heading (its id too); errors then go to stderr as ``line N: ...``. Without
+    ``--format`` a batch answers JSON lines (the format scripts read).
 
     A line that is not UTF-8, not a JSON object, holds a lone surrogate, or has a field the search
     does not take (or of the wrong type) gets an error line naming the line; the later lines are
@@ -424,6 +434,14 @@ def _run_batch(search_fn, batch, k: int, common: dict[str, Any]) -> None:
             out = {"id": line_id, "error": f"line {line_no}: {exc}", "results": [], "health": {}}
         except (MemsearchError, TypeError, ValueError) as exc:
             out = {"id": line_id, "error": str(exc), "results": [], "health": {}}
+        if fmt in ("files", "table"):
+            name = f"# line {line_no}" + (f" (id {line_id})" if line_id is not None else "")
+            click.echo(f"{name}: {request.get('query', '')}" if fmt == "table" else name)
+            if "error" in out:
+                click.echo(f"line {line_no}: {out['error']}", err=True)
+            else:
+                _print_response(out, fmt, explain)
+            continue
         click.echo(json.dumps(out, ensure_ascii=False))
 
 
@@ -459,8 +477,7 @@ def _batch_error(line_id: Any, message: str) -> None:
 def _print_table(data: dict[str, Any], explain: bool) -> None:
     signal = data.get("signal")
     if not data["results"]:
-        reason = f" ({data['signal_reason']})" if signal == "none" and data.get("signal_reason") else ""
-        click.echo(f"no results: nothing resonates with this query{reason}")
+        click.echo(f"no results: {data.get('signal_reason') or 'nothing resonates with this query'}")
     elif signal == "thin":
         click.echo(f"the signal is thin: {data.get('signal_reason', '')}")
     for i, r in enumerate(data["results"], 1):

@@ -209,6 +209,27 @@ def embed_text(chunks: list[Chunk], i: int, settings: Settings) -> str:
     return "\n".join(p for p in parts if p)
 
 
+def _exclude_from_vault_git(vault: Path, index_home: Path) -> None:
+    """A vault that is a git repository gets the index folder in its ``.git/info/exclude`` (it
+    showed as untracked, one `git add .` from committing every vector). Never fails a run."""
+    git_dir = vault / ".git"
+    if not git_dir.is_dir():
+        return
+    try:
+        rel = Path(os.path.abspath(index_home)).relative_to(os.path.abspath(vault)).as_posix()
+    except ValueError:
+        return  # the index lives outside the vault
+    line = f"/{rel}/"
+    exclude = git_dir / "info" / "exclude"
+    with contextlib.suppress(OSError, UnicodeDecodeError):
+        text = exclude.read_text(encoding="utf-8") if exclude.exists() else ""
+        if line in text.splitlines():
+            return
+        exclude.parent.mkdir(exist_ok=True)
+        with open(exclude, "a", encoding="utf-8") as fh:
+            fh.write(("" if not text or text.endswith("\n") else "\n") + f"# memsearch's index\n{line}\n")
+
+
 def index_vault(
     vault: Path,
     settings: Settings | None = None,
@@ -246,6 +267,7 @@ def index_vault(
     index_home = Path(index_home) if index_home else store.default_home(vault)
     check_home(index_home)  # refused as it is found: making it 0700 now would hide a swap
     store.private_dir(index_home)
+    _exclude_from_vault_git(vault, index_home)
     with index_lock(index_home, timeout=lock_timeout, what=what):
         live = keep[0] if keep else None
         if keep:
