@@ -25,6 +25,7 @@ from memsearch.errors import MemsearchError
 from memsearch.index import store
 from memsearch.lock import DEFAULT_LOCK_TIMEOUT
 from memsearch.models import SearchResponse
+from memsearch.paths import check_home
 from memsearch.preload import EmbedderPreload
 from memsearch.query import Filters, as_datetime, parse_query
 from memsearch.scan import check_vault
@@ -98,6 +99,7 @@ def log(vault: str | Path, index_dir: str | Path | None = None, limit: int | Non
 
     vault = check_vault(Path(vault))
     home = Path(index_dir) if index_dir else store.default_home(vault)
+    check_home(home)
     return [c.to_dict() for c in IndexRepo(home).log(limit)]
 
 
@@ -121,9 +123,11 @@ def forget(
     index_dir: str | Path | None = None,
     purge_history: bool = False,
     lock_timeout: float | None = DEFAULT_LOCK_TIMEOUT,
+    force: bool = False,
 ) -> Any:
     """Forget files and/or every chunk naming ``entity`` from every index (one commit); with
-    ``purge_history`` from every older commit too. Returns a :class:`~memsearch.forget.ForgetReport`."""
+    ``purge_history`` from every older commit too. Returns a :class:`~memsearch.forget.ForgetReport`.
+    A path naming nothing indexed or in the vault raises unless ``force``."""
     from memsearch.forget import forget as _forget
 
     return _forget(
@@ -133,7 +137,24 @@ def forget(
         index_home=index_dir,
         purge_history=purge_history,
         lock_timeout=lock_timeout,
+        force=force,
     )
+
+
+def _check_territory(territory: str | None) -> None:
+    """Refuse a territory outside the vault (``../..``, ``/etc``, ``~/x``): it was read as no filter."""
+    if not territory:
+        return
+    from pathlib import PurePosixPath
+
+    from memsearch.errors import QueryError
+
+    text = str(territory).replace("\\", "/")
+    if text.startswith(("/", "~")) or ".." in PurePosixPath(text).parts:
+        raise QueryError(
+            f"territory {territory!r} is outside the vault: give a folder of the vault such as"
+            " 'journal/', or a territory name from memsearch.toml; nothing was searched"
+        )
 
 
 class Memsearch:
@@ -269,6 +290,7 @@ class Memsearch:
             entities = [entities]
         if not isinstance(k, int) or k < 1:
             raise MemsearchError(f"k must be a positive whole number (got {k!r})")
+        _check_territory(territory)
         filters = Filters(
             territory=territory or None,
             fact_type=fact_type or None,
@@ -281,7 +303,7 @@ class Memsearch:
         wanted = tuple(strategies) if strategies else STRATEGIES
         embedding = self._embed_query(parsed.text, wanted)
         with self._guard:
-            return search_index(
+            response = search_index(
                 self.index,
                 parsed,
                 self.settings,
@@ -292,6 +314,36 @@ class Memsearch:
                 strategies=wanted,
                 all_results=all_results,
             )
+            why = None if response.results or filters.is_empty() else self._filter_reason(filters)
+        if why:  # say which filter left nothing, not only that nothing matched
+            from dataclasses import replace
+
+            signal = replace(response.signal, reason=why) if response.signal is not None else None
+            health = replace(response.health, notes=(*response.health.notes, why))
+            response = replace(response, signal=signal, health=health)
+        return response
+
+    def _filter_reason(self, filters: Filters) -> str | None:
+        """Why the filters alone leave nothing to find (since after until, a territory or an entity
+        the index does not have), or None."""
+        if filters.since and filters.until and filters.since > filters.until:
+            return (
+                f"no results: since ({filters.since.isoformat()}) is later than until"
+                f" ({filters.until.isoformat()}), so no memory can be in between; swap them"
+            )
+        if filters.territory:
+            prefix = filters.territory.lstrip("./")
+            name = prefix.rstrip("/")
+            if not any(c.path.startswith(prefix) or c.territory == name for c in self.index.chunks.values()):
+                return (
+                    f"no results: no indexed file is under territory {filters.territory!r} (give a folder"
+                    " of the vault such as 'journal/', or a territory name; `memsearch status` lists them)"
+                )
+        graph = self.index.graph
+        for entity in filters.entities:
+            if not graph.known(graph.resolve(entity)):
+                return f"no results: no memory names the entity {entity!r}"
+        return None
 
     # -- keeping the index fresh -----------------------------------------------------------------
 
@@ -327,6 +379,7 @@ class Memsearch:
         *,
         purge_history: bool = False,
         lock_timeout: float | None = DEFAULT_LOCK_TIMEOUT,
+        force: bool = False,
     ) -> Any:
         """Forget files and/or every chunk naming ``entity`` (see :mod:`memsearch.forget`), then reload.
 
@@ -344,6 +397,7 @@ class Memsearch:
             index_home=self.index_home,
             purge_history=purge_history,
             lock_timeout=lock_timeout,
+            force=force,
         )
         self.refresh()
         return report
@@ -428,7 +482,7 @@ class Memsearch:
 
         full = self.vault / rel
         got = read_file(self.vault, full) if (full.is_file() or full.is_symlink()) else None
-        forgotten = load_forget_list(self.index_home)
+        forgotten = load_forget_list(self.index_home, self.vault)
         if got is not None and forgotten.has_path(rel):
             got = Skipped(rel, FORGOTTEN_REASON)  # `memsearch forget`: never indexed again
         parsed = chunks = None

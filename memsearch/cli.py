@@ -220,7 +220,9 @@ def search(
             return
     engine = _open_local(vault_path, index_dir, at, semantic=not strategies or "semantic" in strategies)
     if batch is not None:
-        _run_batch(lambda q, n, options: engine.search(q, n, **options).to_dict(), batch, k, common)
+        _run_batch(
+            lambda q, n, options: engine.search(q, n, **options).to_dict(), batch, k, common, fmt, explain
+        )
         return
     if query is None:
         _fail(
@@ -327,7 +329,7 @@ def _search_through_server(client, query, k, fmt, explain, common, batch, open_l
 
     if batch is not None:
         try:
-            _run_batch(_ServerSearch(client, open_local), batch, k, common)
+            _run_batch(_ServerSearch(client, open_local), batch, k, common, fmt, explain)
         finally:
             client.close()
         return True
@@ -375,7 +377,9 @@ def _print_response(data: dict[str, Any], fmt: str | None, explain: bool) -> Non
             click.echo(f"{r['path']}:{r['start_line']}-{r['end_line']}\t{r['score']:.3f}")
             if explain and r.get("explanation"):
                 _print_explanation(r["explanation"])
-        if data.get("signal") not in (None, "strong"):
+        if not data["results"]:  # nothing on stdout (for pipes): why, on stderr
+            click.echo(f"no results: {data.get('signal_reason') or 'nothing matched the query'}", err=True)
+        elif data.get("signal") not in (None, "strong"):
             # Paths stay alone on stdout (for pipes); the weakness is said beside them.
             click.echo(f"signal {data['signal']}: {data.get('signal_reason', '')}", err=True)
     else:
@@ -384,8 +388,14 @@ def _print_response(data: dict[str, Any], fmt: str | None, explain: bool) -> Non
         click.echo(f"degraded: {name} search failed: {why}", err=True)
 
 
-def _run_batch(search_fn, batch, k: int, common: dict[str, Any]) -> None:
+def _run_batch(
+    search_fn, batch, k: int, common: dict[str, Any], fmt: str | None = None, explain: bool = False
+) -> None:
     """One JSON answer line per query line; ``search_fn(query, k, options)`` gives ``to_dict()``.
+
+    ``--format files`` or ``table`` prints each answer as a single search prints it instead, after a
+    ``# line N`` heading (its id too); errors then go to stderr as ``line N: ...``. Without
+    ``--format`` a batch answers JSON lines (the format scripts read).
 
     A line that is not UTF-8, not a JSON object, holds a lone surrogate, or has a field the search
     does not take (or of the wrong type) gets an error line naming the line; the later lines are
@@ -424,6 +434,14 @@ def _run_batch(search_fn, batch, k: int, common: dict[str, Any]) -> None:
             out = {"id": line_id, "error": f"line {line_no}: {exc}", "results": [], "health": {}}
         except (MemsearchError, TypeError, ValueError) as exc:
             out = {"id": line_id, "error": str(exc), "results": [], "health": {}}
+        if fmt in ("files", "table"):
+            name = f"# line {line_no}" + (f" (id {line_id})" if line_id is not None else "")
+            click.echo(f"{name}: {request.get('query', '')}" if fmt == "table" else name)
+            if "error" in out:
+                click.echo(f"line {line_no}: {out['error']}", err=True)
+            else:
+                _print_response(out, fmt, explain)
+            continue
         click.echo(json.dumps(out, ensure_ascii=False))
 
 
@@ -461,8 +479,7 @@ def _batch_error(line_id: Any, message: str) -> None:
 def _print_table(data: dict[str, Any], explain: bool) -> None:
     signal = data.get("signal")
     if not data["results"]:
-        reason = f" ({data['signal_reason']})" if signal == "none" and data.get("signal_reason") else ""
-        click.echo(f"no results: nothing resonates with this query{reason}")
+        click.echo(f"no results: {data.get('signal_reason') or 'nothing resonates with this query'}")
     elif signal == "thin":
         click.echo(f"the signal is thin: {data.get('signal_reason', '')}")
     for i, r in enumerate(data["results"], 1):
@@ -868,6 +885,8 @@ def watch(
     is_flag=True,
     help="Also rewrite the index's git history without them (new commit ids), expire reflogs and prune.",
 )
+@click.option("--force", is_flag=True, help="Forget a path even if nothing is indexed or in the vault there.")
+@click.option("--list", "list_", is_flag=True, help="List what is forgotten (by path, never by content).")
 @click.option("--wait", "wait", type=float, default=None, help="Seconds to wait for another writer.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 def forget(
@@ -876,18 +895,27 @@ def forget(
     vault: str | None,
     index_dir: Path | None,
     purge_history: bool,
+    force: bool,
+    list_: bool,
     wait: float | None,
     as_json: bool,
 ) -> None:
     """Forget memories: files (PATH...) or every chunk naming --entity NAME, from every index.
 
-    One commit removes them; the embedding cache, snapshots and signal state lose them too, and
-    later index runs skip them (the vault itself is never changed). --purge-history also removes
-    them from every older commit.
+    One commit removes them; the embedding cache, snapshots and signal log lose them too, and
+    later index runs skip them (the vault's own forget list, .memsearch-forgotten.json, holds
+    hashes only). --purge-history also removes them from every older commit, under every name
+    the file had. A path that names nothing needs --force. `memsearch unforget PATH` undoes a
+    forget that was not purged.
     """
     from memsearch.forget import forget as do_forget
     from memsearch.lock import DEFAULT_LOCK_TIMEOUT
 
+    if list_:
+        if paths or entity or purge_history:
+            _fail(MemsearchError("--list takes no PATH, --entity or --purge-history"))
+        _print_forgotten(_resolve_vault(vault), index_dir, as_json)
+        return
     try:
         report = do_forget(
             _resolve_vault(vault),
@@ -896,6 +924,7 @@ def forget(
             index_home=index_dir,
             purge_history=purge_history,
             lock_timeout=DEFAULT_LOCK_TIMEOUT if wait is None else wait,
+            force=force,
         )
     except MemsearchError as exc:
         _fail(exc)
@@ -905,6 +934,59 @@ def forget(
     click.echo(report.summary())
     for path in report.not_found:
         click.echo(f"not in the index (will not be indexed): {path}", err=True)
+    for warning in report.warnings:
+        click.echo(f"warning: {warning}", err=True)
+
+
+def _print_forgotten(vault: Path, index_dir: Path | None, as_json: bool) -> None:
+    from memsearch.forget import list_forgotten
+
+    try:
+        found, entities = list_forgotten(vault, index_dir)
+    except MemsearchError as exc:
+        _fail(exc)
+    if as_json:
+        click.echo(json.dumps({"paths": [f.to_dict() for f in found], "entities": entities}, indent=2))
+        return
+    if not found and not entities:
+        click.echo("nothing is forgotten")
+        return
+    for f in found:
+        name = f.path or f"(a path known by its hash only: sha256 {f.hash[:16]})"
+        notes = ["purged"] if f.purged else []
+        notes.append("in the vault, skipped" if f.in_vault else "not in the vault")
+        click.echo(f"{name}  [{', '.join(notes)}]")
+    if entities:
+        click.echo(f"{entities} entity name(s) and alias(es), kept by hash only")
+
+
+@main.command()
+@click.argument("paths", nargs=-1, required=True)
+@click.option("--vault", help="The vault (default: $MEMSEARCH_VAULT or the current folder).")
+@click.option("--index-dir", type=click.Path(path_type=Path), help="Where the index lives.")
+@click.option(
+    "--force", is_flag=True, help="Also a path forgotten with --purge-history (its history stays gone)."
+)
+@click.option("--wait", "wait", type=float, default=None, help="Seconds to wait for another writer.")
+def unforget(
+    paths: tuple[str, ...], vault: str | None, index_dir: Path | None, force: bool, wait: float | None
+) -> None:
+    """Undo `memsearch forget PATH`: the next index run indexes PATH from the vault again."""
+    from memsearch.forget import unforget as do_unforget
+    from memsearch.lock import DEFAULT_LOCK_TIMEOUT
+
+    try:
+        done = do_unforget(
+            _resolve_vault(vault),
+            list(paths),
+            index_home=index_dir,
+            force=force,
+            lock_timeout=DEFAULT_LOCK_TIMEOUT if wait is None else wait,
+        )
+    except MemsearchError as exc:
+        _fail(exc)
+    for rel in done:
+        click.echo(f"unforgot {rel}: the next `memsearch index` indexes it again")
 
 
 if __name__ == "__main__":

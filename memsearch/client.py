@@ -39,6 +39,50 @@ SEARCH_KEYS = (
     "all_results",
 )
 DEFAULT_K = 10  # memsearch.config.DEFAULT_K (not imported: that module costs milliseconds)
+#: The endpoint where a server proves it holds the token before a client sends it (no token needed).
+CHALLENGE_PATH = "/challenge"
+
+
+def challenge_proof(token: str, port: int, nonce: str) -> str:
+    """What a server holding ``token`` answers to ``nonce`` on ``port``: HMAC-SHA256, hex.
+
+    The port is part of it, so a listener relaying the challenge to the real server (on its own
+    port) gets a proof that does not match the port the client connected to.
+    """
+    import hashlib
+    import hmac
+
+    message = f"memsearch-serve-proof:{port}:{nonce}".encode()
+    return hmac.new(token.encode("utf-8"), message, hashlib.sha256).hexdigest()
+
+
+def peer_uid(sock: Any) -> int | None:
+    """The uid owning the other end of a loopback TCP connection (Linux: ``/proc/net/tcp``), or
+    None where that cannot be read (then the challenge alone decides)."""
+    import socket
+    import struct
+
+    try:
+        here = sock.getsockname()
+        there = sock.getpeername()
+    except OSError:
+        return None
+
+    def hexaddr(addr: tuple[str, int]) -> str:
+        (n,) = struct.unpack("=I", socket.inet_aton(addr[0]))
+        return f"{n:08X}:{addr[1]:04X}"
+
+    want_local, want_remote = hexaddr(there), hexaddr(here)
+    try:
+        with open("/proc/net/tcp", encoding="ascii") as f:
+            next(f, None)
+            for line in f:
+                fields = line.split()
+                if len(fields) > 7 and fields[1] == want_local and fields[2] == want_remote:
+                    return int(fields[7])
+    except (OSError, ValueError):
+        return None
+    return None
 
 
 class ServerInfo(NamedTuple):
@@ -132,7 +176,14 @@ def find_server(index_home: str | Path) -> ServerInfo | None:
 
 
 class ServerClient:
-    """One keep-alive connection to a server (a batch of searches reuses it)."""
+    """One keep-alive connection to a server (a batch of searches reuses it).
+
+    Nothing of the user's (the token, a query) is sent on a connection before the process behind
+    it has shown it is the server of ``serve.json``: its socket is this user's (where the peer's
+    uid can be read) and it answers a random challenge with the token's HMAC (a stale
+    ``serve.json`` whose port another program took gets nothing but the challenge). A connection
+    made again later (keep-alive closed) is checked again.
+    """
 
     def __init__(self, info: ServerInfo, timeout: float = DEFAULT_TIMEOUT) -> None:
         import http.client
@@ -140,6 +191,7 @@ class ServerClient:
         self.info = info
         self._http = http.client
         self._conn = http.client.HTTPConnection(info.host, info.port, timeout=timeout)
+        self._verified: Any = None  # the socket that passed the check
         self._headers = {
             "Authorization": f"Bearer {info.token}",
             "Content-Type": "application/json",
@@ -149,6 +201,8 @@ class ServerClient:
     def request(self, method: str, path: str, body: Mapping[str, Any] | None = None) -> tuple[int, Any]:
         """``(status, decoded JSON answer)``; ServerUnavailable if there is no usable answer."""
         payload = None if body is None else json.dumps(body, ensure_ascii=False).encode("utf-8")
+        if self._conn.sock is None or self._conn.sock is not self._verified:
+            self._verify()
         try:
             self._conn.request(method, path, body=payload, headers=self._headers)
             response = self._conn.getresponse()
@@ -162,6 +216,51 @@ class ServerClient:
         except ValueError as exc:
             raise ServerUnavailable(f"{self.info.url} answered {status} with something not JSON") from exc
         return status, data
+
+    def _verify(self) -> None:
+        """Connect and check the process behind the port is our server; ServerUnavailable if not."""
+        import hmac
+
+        url = self.info.url
+        try:
+            if self._conn.sock is None:
+                self._conn.connect()
+        except OSError as exc:
+            self.close()
+            raise ServerUnavailable(f"{url} did not answer ({type(exc).__name__}: {exc})") from exc
+        uid = peer_uid(self._conn.sock)
+        if uid is not None and hasattr(os, "getuid") and uid != os.getuid():
+            self.close()
+            raise ServerUnavailable(
+                f"{url} is not the memsearch server of serve.json: another user's process (uid {uid})"
+                " listens there; nothing was sent to it"
+            )
+        nonce = os.urandom(16).hex()
+        body = json.dumps({"nonce": nonce}).encode()
+        headers = {"Content-Type": "application/json", "Accept": "application/json"}
+        try:
+            self._conn.request("POST", CHALLENGE_PATH, body=body, headers=headers)
+            response = self._conn.getresponse()
+            raw = response.read(4096)
+            status = response.status
+        except (OSError, self._http.HTTPException) as exc:
+            self.close()
+            raise ServerUnavailable(f"{url} did not answer ({type(exc).__name__}: {exc})") from exc
+        try:
+            proof = json.loads(raw).get("proof") if status == 200 else None
+        except (ValueError, AttributeError):
+            proof = None
+        expected = challenge_proof(self.info.token, self.info.port, nonce)
+        if not isinstance(proof, str) or not hmac.compare_digest(proof.encode(), expected.encode()):
+            self.close()
+            raise ServerUnavailable(
+                f"{url} is not the memsearch server of serve.json (it did not prove it holds the"
+                " token; serve.json is stale or its port was taken): the token and the query were"
+                " not sent"
+            )
+        if self._conn.sock is None:  # it answered, then closed: the next connection is checked anew
+            raise ServerUnavailable(f"{url} closed the connection after the challenge")
+        self._verified = self._conn.sock
 
     def call(self, method: str, path: str, body: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """The answer of a 200; ServerRefused on 400 (the request is wrong), else ServerUnavailable."""
@@ -186,6 +285,7 @@ class ServerClient:
 
     def close(self) -> None:
         self._conn.close()
+        self._verified = None
 
     def __enter__(self) -> ServerClient:
         return self

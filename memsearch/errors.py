@@ -50,3 +50,7 @@ class IndexWriteError(MemsearchError):
 
 class RevisionError(MemsearchError):
     """A revision of the index (``search --at``, ``rollback``) does not name one of its commits."""
+
+
+class UnsafeIndexHomeError(MemsearchError):
+    """Another user can write the index home (or rename it away): it is not used until fixed."""

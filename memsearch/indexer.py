@@ -41,13 +41,14 @@ import numpy as np
 
 from memsearch.chunkers import CHUNKER_VERSION, chunk_file
 from memsearch.config import Settings
-from memsearch.errors import IndexWriteError
+from memsearch.errors import IndexWriteError, MemsearchError
 from memsearch.index import store
 from memsearch.index.keyword import PackedTerms, pack_terms
 from memsearch.index.vectors import VectorIndex
 from memsearch.index.versioning import IndexRepo, crashpoint
 from memsearch.lock import DEFAULT_LOCK_TIMEOUT, index_lock
 from memsearch.models import Chunk, ParsedFile, chunk_from_row, chunk_replace, chunk_row
+from memsearch.paths import check_home
 from memsearch.scan import (
     PREFETCH_WINDOW,
     Skipped,
@@ -208,6 +209,27 @@ def embed_text(chunks: list[Chunk], i: int, settings: Settings) -> str:
     return "\n".join(p for p in parts if p)
 
 
+def _exclude_from_vault_git(vault: Path, index_home: Path) -> None:
+    """A vault that is a git repository gets the index folder in its ``.git/info/exclude`` (it
+    showed as untracked, one `git add .` from committing every vector). Never fails a run."""
+    git_dir = vault / ".git"
+    if not git_dir.is_dir():
+        return
+    try:
+        rel = Path(os.path.abspath(index_home)).relative_to(os.path.abspath(vault)).as_posix()
+    except ValueError:
+        return  # the index lives outside the vault
+    line = f"/{rel}/"
+    exclude = git_dir / "info" / "exclude"
+    with contextlib.suppress(OSError, UnicodeDecodeError):
+        text = exclude.read_text(encoding="utf-8") if exclude.exists() else ""
+        if line in text.splitlines():
+            return
+        exclude.parent.mkdir(exist_ok=True)
+        with open(exclude, "a", encoding="utf-8") as fh:
+            fh.write(("" if not text or text.endswith("\n") else "\n") + f"# memsearch's index\n{line}\n")
+
+
 def index_vault(
     vault: Path,
     settings: Settings | None = None,
@@ -243,7 +265,9 @@ def index_vault(
     vault = check_vault(vault)
     settings = (settings or Settings()).with_vault_config(vault)
     index_home = Path(index_home) if index_home else store.default_home(vault)
+    check_home(index_home)  # refused as it is found: making it 0700 now would hide a swap
     store.private_dir(index_home)
+    _exclude_from_vault_git(vault, index_home)
     with index_lock(index_home, timeout=lock_timeout, what=what):
         live = keep[0] if keep else None
         if keep:
@@ -333,6 +357,18 @@ def open_for_write(home: Path, live: store.IndexData | None = None, *, defer_loa
         _set_aside(repo, f"it could not be used: {exc}", notes)
         repo.init()
         return Base(repo, None, None, notes)
+    from memsearch.forget import finish_pending_purge
+
+    try:  # a `forget --purge-history` killed part way: its text must not stay in history
+        finished = finish_pending_purge(home)
+    except IndexWriteError:
+        raise
+    except MemsearchError as exc:
+        raise MemsearchError(
+            f"an interrupted `memsearch forget --purge-history` could not be finished: {exc}"
+        ) from exc
+    if finished:
+        notes.append(finished)
     head = repo.head()
     if head is None:
         return Base(repo, None, None, notes)
@@ -504,7 +540,7 @@ class Update:
         skipped: dict[str, str] = {}
         from memsearch.forget import FORGOTTEN_REASON, load_forget_list
 
-        self.forget = load_forget_list(self.home)
+        self.forget = load_forget_list(self.home, vault)
         window = PREFETCH_WINDOW
         for n, (full, rel) in enumerate(found, 1):
             if n % window == 1:  # the next window's reads start while this one is read
@@ -570,8 +606,8 @@ class Update:
                 continue
             pf, terms, stamp = got
             chunks = list(pf.chunks)
-            if self.forget.entities:  # chunks naming a forgotten entity are not indexed again
-                kept = [c for c in chunks if not self.forget.names_entity(c.entities)]
+            if self.forget.entities:  # chunks naming a forgotten entity (any spelling) are not indexed again
+                kept = [c for c in chunks if not self.forget.drops(c.entities, f"{c.header}\n{c.text}")]
                 if len(kept) != len(chunks):
                     chunks, terms = kept, None  # neighbours changed: terms again from what is kept
             work[path] = _FileWork(path, vf.sha256, pf, chunks, stamp, terms=terms)
@@ -785,8 +821,11 @@ class Update:
             )
         )
         old_gaps = set(old.get("gaps", ())) if not self.full else set()
+        from memsearch.forget import path_hash
+
         texts: list[str] = []
         ids: list[int] = []
+        origins: list[str] = []  # whose text each is, by path hash: a forget finds its vectors by it
         for path in sorted(new_files, key=lambda p: new_files[p]["chunks"][:1] or [0]):
             entry = new_files[path]
             fresh = path in work
@@ -799,6 +838,7 @@ class Update:
                 if everything or fresh or cid in old_gaps:
                     texts.append(embed_text(chunks, i, self.settings))
                     ids.append(cid)
+                    origins.append(path_hash(path))
         out = _Vectors(info=dict(previous), gaps=set(old_gaps))
         if not texts and not everything:
             if out.gaps:  # a removed chunk is no gap
@@ -814,6 +854,7 @@ class Update:
             how["embedder"],
             embed=how["embed"],
             reembed=how["reembed"],
+            origins=origins,
         )
         out.ran, out.info, out.note, out.error, out.embedded = True, info, note, error, embedded
         out.embed_s = time.perf_counter() - started
@@ -1191,6 +1232,7 @@ def _embed_texts(
     *,
     embed: bool,
     reembed: bool,
+    origins: list[str] | None = None,
 ) -> tuple[tuple[list[int], np.ndarray] | None, int, int, list[int], str | None, dict, str | None]:
     """:func:`_vectors`, returning ``(positions with a vector, their rows)`` instead of an index."""
     holder: dict[str, Any] = {}
@@ -1199,7 +1241,16 @@ def _embed_texts(
         holder["got"] = (ok_ids, matrix)
 
     vectors, embedded, reused, failed, error, info, note = _vectors(
-        vault, settings, index_home, texts, notify, explicit, embed=embed, reembed=reembed, sink=keep
+        vault,
+        settings,
+        index_home,
+        texts,
+        notify,
+        explicit,
+        embed=embed,
+        reembed=reembed,
+        sink=keep,
+        origins=origins,
     )
     got = holder.get("got")
     if vectors is None:
@@ -1218,6 +1269,7 @@ def _vectors(
     embed: bool,
     reembed: bool,
     sink: Callable[[list[int], np.ndarray], None] | None = None,
+    origins: list[str] | None = None,
 ) -> tuple[VectorIndex | None, int, int, list[int], str | None, dict, str | None]:
     """Stage 4: ``(vectors, embedded, reused, gap chunk ids, embedder error, manifest record, note)``.
 
@@ -1259,6 +1311,7 @@ def _vectors(
                 progress=lambda d, n: notify("embed", d, n),
                 reembed=again,
                 allow_embed=embed,
+                origins=origins,
             )
 
     def keep_previous() -> tuple[object, EmbedOutcome] | None:

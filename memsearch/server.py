@@ -13,7 +13,10 @@ and answers JSON:
 
 Access: the server writes ``<index home>/serve.json`` (owner-only, 0600) with its port, pid and a
 random token; every request carries ``Authorization: Bearer <token>``, else 401. Other local users
-can reach the port but cannot read the token, so they cannot read the owner's memories.
+can reach the port but cannot read the token, so they cannot read the owner's memories. Before a
+client sends the token it checks the listener: ``POST /challenge {"nonce"}`` (no token) answers
+``{"proof": HMAC-SHA256(token, port and nonce)}``, and on Linux the peer socket's uid must be the
+user's, so a stale ``serve.json`` whose port another program took never receives the token.
 
 Before each search the server looks at the index repository's HEAD (a few small file reads): a
 commit made by another process (a cron ``memsearch reindex``) is loaded then, once.
@@ -38,12 +41,14 @@ from typing import Any
 
 from memsearch import __version__
 from memsearch.client import (
+    CHALLENGE_PATH,
     DISCOVERY_FILE,
     LOOPBACK,
     BadRequest,
     ServerClient,
     ServerRefused,
     ServerUnavailable,
+    challenge_proof,
     find_server,
     search_arguments,
 )
@@ -314,6 +319,12 @@ class Server:
         self, method: str, path: str, authorization: str | None, read_body: Callable[[], Any]
     ) -> tuple[int, Any]:
         """``(status, JSON answer)`` of one request; _HTTPError for a refused one."""
+        if path == CHALLENGE_PATH and method == "POST":  # before the token: the client has not sent it
+            body = read_body()
+            nonce = body.get("nonce") if isinstance(body, dict) else None
+            if not isinstance(nonce, str) or not 16 <= len(nonce) <= 128 or not nonce.isascii():
+                raise _HTTPError(400, 'nonce: send 16 to 128 ASCII characters as {"nonce": ...}')
+            return 200, {"proof": challenge_proof(self.token, self.port, nonce)}
         if not self._authorized(authorization):
             raise _HTTPError(
                 401, "missing or wrong token: send the token of serve.json as `Authorization: Bearer <token>`"

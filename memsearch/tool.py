@@ -111,6 +111,19 @@ MEMORY_SEARCH_SCHEMA: dict[str, Any] = {
             "type": "string",
             "description": "Only memories dated at or before this time (ISO, e.g. 2025-03-31).",
         },
+        "now": {
+            "type": "string",
+            "description": (
+                "The time 'now' is for recency and words such as 'last week' (ISO); default: the clock."
+            ),
+        },
+        "at": {
+            "type": "string",
+            "description": (
+                "Search the index as this commit had it (an answer's `commit`): pin a conversation to"
+                " the memory of its first turn. Default: the current index."
+            ),
+        },
     },
     "required": ["query"],
 }
@@ -118,6 +131,11 @@ MEMORY_SEARCH_SCHEMA: dict[str, Any] = {
 MEMORY_OPEN_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
+        "ref": {
+            "type": "string",
+            "minLength": 1,
+            "description": "A result's ref such as 'journal/2025-03-11.md:6-9' (or give it as `path`).",
+        },
         "path": {
             "type": "string",
             "minLength": 1,
@@ -134,7 +152,7 @@ MEMORY_OPEN_SCHEMA: dict[str, Any] = {
             "description": "Last line to read (inclusive); default: the ref's end, else as far as allowed.",
         },
     },
-    "required": ["path"],
+    "required": [],  # `ref` or `path` (the same argument): the answer says so if neither is given
 }
 
 TOOLS: tuple[dict[str, Any], ...] = (
@@ -536,15 +554,21 @@ class MemoryTools:
         until: Any = None,
         *,
         now: Any = None,
+        at: Any = None,
         **unknown: Any,
     ) -> dict[str, Any]:
-        """Ranked pointers to where the memories live; never their text. Never raises."""
+        """Ranked pointers to where the memories live; never their text. Never raises.
+
+        ``at``: a commit (an earlier answer's ``commit``) to answer from; every answer names its commit.
+        """
         try:
-            return self._search(query, k, fact_type, entities, territory, since, until, now, unknown)
+            return self._search(query, k, fact_type, entities, territory, since, until, now, unknown, at)
         except Exception as exc:  # the agent's memory must never take the agent down
             return failure(exc, query=query if isinstance(query, str) else None, results=[])
 
-    def _search(self, query, k, fact_type, entities, territory, since, until, now, unknown) -> dict[str, Any]:
+    def _search(
+        self, query, k, fact_type, entities, territory, since, until, now, unknown, at=None
+    ) -> dict[str, Any]:
         warnings: list[str] = []
         text = _text("query", query, required=True)
         k = DEFAULT_K if k is None else _whole_number("k", k, 1, MAX_K)
@@ -561,13 +585,27 @@ class MemoryTools:
         if unknown:
             warnings.append(
                 f"ignored unknown argument(s) {', '.join(sorted(unknown))}; the arguments are"
-                " query, k, fact_type, entities, territory, since, until"
+                " query, k, fact_type, entities, territory, since, until, now, at"
             )
         with self._lock:  # one search at a time: the MCP server answers calls from worker threads
-            return self._search_locked(text, k, filters, now, warnings)
+            return self._search_locked(text, k, filters, now, warnings, _text("at", at))
 
-    def _search_locked(self, text, k, filters, now, warnings) -> dict[str, Any]:
-        engine = self.engine(warnings)
+    def _pinned(self, at: str) -> Any:
+        """The index as commit ``at`` had it (the last few kept loaded: a pinned conversation asks again)."""
+        from memsearch.api import open_index
+        from memsearch.index.versioning import IndexRepo
+
+        vault = self._vault()
+        commit = IndexRepo(self._index_home(vault)).resolve(at)
+        pinned = self.__dict__.setdefault("_pinned_engines", {})
+        if commit not in pinned:
+            while len(pinned) >= 2:
+                pinned.pop(next(iter(pinned)))
+            pinned[commit] = open_index(vault, self.settings, self.index_dir, at=commit)
+        return pinned[commit]
+
+    def _search_locked(self, text, k, filters, now, warnings, at=None) -> dict[str, Any]:
+        engine = self._pinned(at) if at else self.engine(warnings)
         if not engine.index.chunks:
             message = (
                 f"the memory vault is empty: no markdown memory is indexed in {engine.vault}."
@@ -615,16 +653,29 @@ class MemoryTools:
             "status": status,
             "degraded": bool(health.get("degraded")),
             "message": message,
+            "commit": getattr(engine.index, "commit", None),  # what `at` takes to ask this index again
             **data,
             "warnings": warnings,
         }
 
     def memory_open(
-        self, /, path: Any = None, start_line: Any = None, end_line: Any = None, **unknown: Any
+        self,
+        /,
+        path: Any = None,
+        start_line: Any = None,
+        end_line: Any = None,
+        *,
+        ref: Any = None,
+        **unknown: Any,
     ) -> dict[str, Any]:
-        """The text of a memory's lines (bounded), or a clear refusal. Never raises."""
+        """The text of a memory's lines (bounded), or a clear refusal. Never raises.
+
+        ``ref`` (a result's ref, as the description names it) and ``path`` are the same argument."""
         try:
-            ref = _text("path", path, required=False)
+            given = _text("ref", ref, required=False)
+            if given is not None and path is not None and given != path:
+                raise BadArgument("bad argument ref: give ref or path, not two different ones")
+            ref = given if given is not None else _text("path", path, required=False)
             if ref is None:
                 raise BadArgument(
                     "bad argument path: give a result's ref such as 'journal/2025-03-11.md:6-9'"
@@ -713,4 +764,4 @@ def memory_open(
         tools = _shared(vault, index_dir)
     except Exception as exc:
         return failure(exc, text="")
-    return tools.memory_open(path, start_line, end_line, **unknown)
+    return tools.memory_open(path, start_line, end_line, **unknown)  # ref= travels in unknown

@@ -9,6 +9,7 @@ by its owner. It is only a cache: deleting the file costs re-embedding, nothing 
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import sqlite3
@@ -46,7 +47,17 @@ CREATE TABLE IF NOT EXISTS vectors (
     vector BLOB NOT NULL,
     PRIMARY KEY (fingerprint, key)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS origins (
+    key TEXT NOT NULL,
+    origin TEXT NOT NULL,
+    PRIMARY KEY (key, origin)
+) WITHOUT ROWID;
 """
+#: Which file each text was embedded for, by a hash of its path (``memsearch.forget.path_hash``,
+#: never the path): a forget deletes the vectors of every text ever embedded for that file, also
+#: those no commit holds (an index run killed after embedding, the file rewritten since). Added
+#: without a schema version change: a cache of before simply has no origins for its old rows.
+ORIGINS_TABLE = "origins"
 
 
 def text_key(text: str) -> str:
@@ -152,10 +163,16 @@ class EmbeddingCache:
 
     # -- writing -----------------------------------------------------------------------------------
 
-    def put_many(self, fingerprint: str, items: Mapping[str, np.ndarray]) -> None:
+    def put_many(
+        self,
+        fingerprint: str,
+        items: Mapping[str, np.ndarray],
+        origins: Mapping[str, Sequence[str]] | None = None,
+    ) -> None:
         """Store (or replace) vectors, all in one transaction.
 
         Each vector must be 1-D, non-empty and finite; all must have the same length.
+        ``origins``: key -> the path hashes of the files the text was embedded for.
         """
         if not fingerprint:
             raise ValueError("put_many needs a non-empty fingerprint")
@@ -171,7 +188,8 @@ class EmbeddingCache:
             rows.append((fingerprint, str(key), int(array.size), array.astype("<f4").tobytes()))
         if len(dims) > 1:
             raise ValueError(f"vectors under one fingerprint must share one dimension, got {sorted(dims)}")
-        if not rows:
+        origin_rows = [(str(k), str(o)) for k, os_ in (origins or {}).items() for o in os_]
+        if not rows and not origin_rows:
             return
         with self._lock:
             conn = self._connection()
@@ -182,6 +200,7 @@ class EmbeddingCache:
                         "INSERT OR REPLACE INTO vectors (fingerprint, key, dim, vector) VALUES (?, ?, ?, ?)",
                         rows,
                     )
+                    conn.executemany("INSERT OR IGNORE INTO origins (key, origin) VALUES (?, ?)", origin_rows)
                 except BaseException:
                     conn.execute("ROLLBACK")
                     raise
@@ -250,6 +269,7 @@ def embed_texts_with_cache(
     *,
     reembed: bool = False,
     allow_embed: bool = True,
+    origins: Sequence[str] | None = None,
 ) -> EmbedOutcome:
     """Vectors for ``texts`` in input order, embedding only what the cache lacks; never raises
     for the embedder's sake.
@@ -269,6 +289,8 @@ def embed_texts_with_cache(
     ``reembed=True`` ignores cached vectors of this fingerprint (and overwrites them);
     ``allow_embed=False`` only reads the cache (misses become gaps, nothing is embedded).
     ``progress(done, total)`` counts the texts to embed, embedded or given up.
+    ``origins`` (parallel to ``texts``): the path hash of the file each text is for, recorded in
+    the cache with every vector stored or reused (see :data:`ORIGINS_TABLE`).
     """
     from memsearch.embedding import EmbedderUnavailableError
 
@@ -285,10 +307,18 @@ def embed_texts_with_cache(
     for i, key in enumerate(keys):
         first.setdefault(key, i)
     unique = list(first)
+    by_key: dict[str, list[str]] = {}
+    if origins is not None:
+        for key, origin in zip(keys, origins, strict=True):
+            if origin:
+                by_key.setdefault(key, []).append(origin)
     found = cache.get_many(fingerprint, unique) if cache is not None and not reembed else {}
     vectors = {k: v for k, v in found.items() if v.shape == (dim,)}
     reused_keys = set(vectors)
     missing = [first[k] for k in unique if k not in vectors]
+    if cache is not None and by_key and reused_keys:  # a reused text is this file's text too
+        with contextlib.suppress(IndexCorruptError, OSError, ValueError):
+            cache.put_many(fingerprint, {}, {k: by_key[k] for k in reused_keys if k in by_key})
     # Shortest first across runs too, so the embedder's own length sort pads little.
     missing.sort(key=lambda i: len(texts[i]))
     given_up: list[int] = []
@@ -303,7 +333,7 @@ def embed_texts_with_cache(
         fresh = {keys[i]: matrix[row] for row, i in enumerate(part)}
         if cache is not None:
             try:
-                cache.put_many(fingerprint, fresh)
+                cache.put_many(fingerprint, fresh, {k: by_key[k] for k in fresh if k in by_key})
             except (IndexCorruptError, OSError, ValueError):
                 cache = None  # the vectors still serve this run; the cache is only a cache
         vectors.update(fresh)

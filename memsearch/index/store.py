@@ -729,6 +729,7 @@ def load_commit(home: Path, commit: str, *, cache: bool = True, cache_small: boo
 def load(index_home: Path, at: str | None = None) -> IndexData:
     """The index a search reads: HEAD's commit (or ``at``, any revision git understands)."""
     home = Path(index_home)
+    paths.check_home(home)
     repo = IndexRepo(home)
     if not repo.exists():
         if (home / LEGACY_SUBDIR / MANIFEST).exists():
