@@ -13,7 +13,7 @@ import os
 import threading
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -316,8 +316,6 @@ class Memsearch:
             )
             why = None if response.results or filters.is_empty() else self._filter_reason(filters)
         if why:  # say which filter left nothing, not only that nothing matched
-            from dataclasses import replace
-
             signal = replace(response.signal, reason=why) if response.signal is not None else None
             health = replace(response.health, notes=(*response.health.notes, why))
             response = replace(response, signal=signal, health=health)
@@ -473,8 +471,6 @@ class Memsearch:
 
     def _preview(self, rel: str, started: float) -> FileUpdate:
         """Index ``rel`` in memory at once (keyword, graph, time), ahead of the repository."""
-        from dataclasses import replace
-
         from memsearch.chunkers import chunk_file
         from memsearch.forget import FORGOTTEN_REASON, load_forget_list
         from memsearch.indexer import LivePreview, _fallback, _stamp

@@ -378,7 +378,7 @@ def _print_response(data: dict[str, Any], fmt: str | None, explain: bool) -> Non
             if explain and r.get("explanation"):
                 _print_explanation(r["explanation"])
         if not data["results"]:  # nothing on stdout (for pipes): why, on stderr
-            click.echo(f"no results: {data.get('signal_reason') or 'nothing matched the query'}", err=True)
+            click.echo(_no_results_line(data), err=True)
         elif data.get("signal") not in (None, "strong"):
             # Paths stay alone on stdout (for pipes); the weakness is said beside them.
             click.echo(f"signal {data['signal']}: {data.get('signal_reason', '')}", err=True)
@@ -476,10 +476,18 @@ def _batch_error(line_id: Any, message: str) -> None:
     click.echo(json.dumps({"id": line_id, "error": message, "results": [], "health": {}}, ensure_ascii=False))
 
 
+def _no_results_line(data: dict[str, Any]) -> str:
+    """"no results", and why: the filter that left nothing, or what the signal read."""
+    reason = data.get("signal_reason") or ""
+    if reason.startswith("no results"):
+        return reason
+    return f"no results: nothing resonates with this query{f' ({reason})' if reason else ''}"
+
+
 def _print_table(data: dict[str, Any], explain: bool) -> None:
     signal = data.get("signal")
     if not data["results"]:
-        click.echo(f"no results: {data.get('signal_reason') or 'nothing resonates with this query'}")
+        click.echo(_no_results_line(data))
     elif signal == "thin":
         click.echo(f"the signal is thin: {data.get('signal_reason', '')}")
     for i, r in enumerate(data["results"], 1):

@@ -302,8 +302,13 @@ def search_index(
     event = asks_for_event(parsed.text)
     current = not event and parsed.window is None and asks_for_current(parsed.text)
 
+    chunks_by_id = index.chunks
+
+    def territory_only(cid: int) -> float:
+        return territory_weights.get(chunks_by_id[cid].territory, 1.0)
+
     def chunk_weight(cid: int) -> float:
-        chunk = index.chunks[cid]
+        chunk = chunks_by_id[cid]
         w = territory_weights.get(chunk.territory, 1.0)
         if event and chunk.fact_type == "experience" and entry_dated(chunk):
             w *= EVENT_ENTRY_WEIGHT
@@ -315,7 +320,7 @@ def search_index(
         lists,
         k=settings.rrf_k,
         weights=weights,
-        territory_weight=chunk_weight,
+        territory_weight=chunk_weight if event or current else territory_only,
         strength_mix=settings.strength_mix,
     )
     # The ceiling counts every strategy that ran, with its base weight, even one that found nothing:

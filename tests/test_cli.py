@@ -146,7 +146,7 @@ def test_nothing_resonates_is_said_and_all_shows_the_results(indexed_vault):
     table = CliRunner().invoke(main, [*args, "--format", "table"])
     assert table.exit_code == 0 and "nothing resonates" in table.stdout
     files = CliRunner().invoke(main, [*args, "--format", "files"])
-    assert files.stdout == "" and "signal none" in files.stderr
+    assert files.stdout == "" and "nothing resonates" in files.stderr
     shown = CliRunner().invoke(main, [*args, "--format", "json", "--all"])
     data = json.loads(shown.stdout)
     assert data["signal"] == "none" and data["signal_reason"] and data["results"]
