@@ -25,7 +25,7 @@ from functools import lru_cache
 from typing import Any
 from urllib.parse import unquote
 
-from memsearch import dates
+from memsearch import dates, speedups
 from memsearch.chunkers.fences import unfenced_lines
 
 __all__ = [
@@ -310,12 +310,10 @@ def vocabulary_words_py(prose: str) -> tuple[set[str], set[str]]:
     return lower, mid
 
 
-try:  # the compiled twins (memsearch/_speedups.c): hand-written scans instead of regex passes
-    from memsearch._speedups import split_words as _split_words
-    from memsearch._speedups import vocabulary_words as _vocabulary_words
-except ImportError:  # pragma: no cover - an install without a compiler
-    _split_words = _TOKEN_SPLIT_RE.split
-    _vocabulary_words = vocabulary_words_py
+# The compiled twins (memsearch/_speedups.c: hand-written scans instead of regex passes) where
+# memsearch.speedups says they run.
+_split_words = speedups.pick("split_words", _TOKEN_SPLIT_RE.split)
+_vocabulary_words = speedups.pick("vocabulary_words", vocabulary_words_py)
 
 
 def extract_entities(text: str, vocab: Vocabulary | None = None) -> list[str]:

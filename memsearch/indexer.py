@@ -39,6 +39,7 @@ from typing import Any
 
 import numpy as np
 
+from memsearch import speedups
 from memsearch.chunkers import CHUNKER_VERSION, chunk_file
 from memsearch.config import Settings
 from memsearch.errors import IndexWriteError, MemsearchError
@@ -161,7 +162,7 @@ def packed_terms_py(
 def _packed_terms_c(
     header: dict[str, int], i: int, settings: Settings, text_counts: list[dict[str, int]]
 ) -> PackedTerms:
-    terms, weights, length = _speedups.merge_terms(
+    terms, weights, length = _merge_terms(
         header, text_counts, i, settings.context_neighbours, settings.context_weight, settings.context_decay
     )
     tfs = array("f")
@@ -169,12 +170,9 @@ def _packed_terms_c(
     return terms, tfs, length
 
 
-try:  # the compiled twin (memsearch/_speedups.c), built at install where a C compiler is at hand
-    from memsearch import _speedups
-
-    _packed_terms = _packed_terms_c
-except ImportError:  # pragma: no cover - an install without a compiler
-    _packed_terms = packed_terms_py
+# The compiled twin (memsearch/_speedups.c) where memsearch.speedups says it runs.
+_merge_terms: Callable[..., tuple[list[str], bytes, float]] | None = speedups.pick("merge_terms", None)
+_packed_terms = packed_terms_py if _merge_terms is None else _packed_terms_c
 
 
 def _keyword_terms(

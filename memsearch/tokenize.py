@@ -16,6 +16,8 @@ from functools import lru_cache
 
 import snowballstemmer
 
+from memsearch import speedups
+
 # A compound token: word characters joined by identifier punctuation (_ . - : / @ #), optional
 # leading '#' or '@', optional trailing "()" of a call.
 _TOKEN = re.compile(r"[#@]?\w+(?:[._\-:/@]\w+)*(?:\(\))?", re.UNICODE)
@@ -130,9 +132,6 @@ def count_terms_py(
     return counts
 
 
-try:  # the compiled twins (memsearch/_speedups.c), built at install where a C compiler is at hand
-    from memsearch._speedups import count_terms as _count_terms
-    from memsearch._speedups import raw_token_counts as _raw_token_counts
-except ImportError:  # pragma: no cover - an install without a compiler
-    _count_terms = count_terms_py
-    _raw_token_counts = raw_token_counts_py
+# The compiled twins (memsearch/_speedups.c) where memsearch.speedups says they run.
+_count_terms = speedups.pick("count_terms", count_terms_py)
+_raw_token_counts = speedups.pick("raw_token_counts", raw_token_counts_py)

@@ -1,36 +1,90 @@
 """The compiled keyword loops (memsearch/_speedups.c) give what their Python references give.
 
 Both run on the same inputs here: the same terms in the same order, and the same weights bit for
-bit, so an index is the same whichever built it.
+bit, so an index is the same whichever built it. Where the install could not build the compiled
+module (no C compiler) only the comparisons are skipped; the switch (memsearch/speedups.py) is
+checked everywhere, and ``MEMSEARCH_NO_SPEEDUPS=1`` runs the rest of the suite on the Python twins
+(.ci/run does).
 """
 
 import dataclasses
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
 from array import array
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memsearch import entities, indexer
+from memsearch import entities, indexer, speedups
 from memsearch import tokenize as tok
 from memsearch.config import Settings
+
+#: The twin-identity tests compare the compiled twins in use with the Python ones: without a compiler
+#: at install (or with MEMSEARCH_NO_SPEEDUPS set) there is nothing to compare.
+needs_compiled = pytest.mark.skipif(
+    not speedups.ENABLED, reason="memsearch._speedups not built (no C compiler at install) or disabled"
+)
 
 TERMS = st.sampled_from(["sign", "ed25519", "key", "#tag", "ada", "lovelac", "x", "é", "signing_key", "z"])
 COUNTS = st.dictionaries(TERMS, st.integers(1, 50), max_size=8)
 
 
-def test_the_compiled_module_is_built_and_used():
-    # The install compiles it (a C compiler is on every machine this runs on); a silent fallback
-    # would leave chunking ~25% more costly with nothing failing.
-    from memsearch import _speedups
+def _bound_twins() -> dict[str, bool]:
+    """For each caller of a twin: whether it is bound to the compiled one."""
+    compiled = speedups.compiled
+    return {
+        "count_terms": compiled is not None and tok._count_terms is compiled.count_terms,
+        "raw_token_counts": compiled is not None and tok._raw_token_counts is compiled.raw_token_counts,
+        "vocabulary_words": compiled is not None and entities._vocabulary_words is compiled.vocabulary_words,
+        "split_words": compiled is not None and entities._split_words is compiled.split_words,
+        "merge_terms": indexer._packed_terms is indexer._packed_terms_c,
+    }
 
-    assert tok._count_terms is _speedups.count_terms
-    assert tok._raw_token_counts is _speedups.raw_token_counts
-    assert entities._vocabulary_words is _speedups.vocabulary_words
-    assert entities._split_words is _speedups.split_words
-    assert indexer._packed_terms is indexer._packed_terms_c
+
+def test_every_caller_runs_the_twin_the_switch_chose():
+    # One switch (memsearch/speedups.py) for all five: no caller falls back on its own.
+    assert _bound_twins() == dict.fromkeys(_bound_twins(), speedups.ENABLED)
+    if not speedups.ENABLED:
+        assert tok._count_terms is tok.count_terms_py
+        assert tok._raw_token_counts is tok.raw_token_counts_py
+        assert entities._vocabulary_words is entities.vocabulary_words_py
+        assert entities._split_words == entities._TOKEN_SPLIT_RE.split
+        assert indexer._packed_terms is indexer.packed_terms_py
 
 
+def _has_c_compiler() -> bool:
+    cc = (sysconfig.get_config_var("CC") or "cc").split()[0]
+    return shutil.which(cc) is not None
+
+
+@pytest.mark.skipif(os.environ.get(speedups.DISABLE_ENV, "") not in ("", "0"), reason="disabled on purpose")
+def test_the_compiled_module_is_built_and_used_where_a_compiler_is_at_hand():
+    # A silent fallback would leave chunking ~25% more costly with nothing failing; only an
+    # install without a C compiler may run the Python twins unasked.
+    if not _has_c_compiler():
+        pytest.skip("no C compiler: the install runs the Python twins")
+    assert speedups.BUILT and speedups.ENABLED
+    assert all(_bound_twins().values())
+
+
+def test_the_environment_variable_turns_the_compiled_twins_off():
+    probe = (
+        "from memsearch import entities, indexer, speedups, tokenize as tok;"
+        "assert not speedups.ENABLED and speedups.compiled is None;"
+        "assert tok._count_terms is tok.count_terms_py and tok._raw_token_counts is tok.raw_token_counts_py;"
+        "assert entities._vocabulary_words is entities.vocabulary_words_py;"
+        "assert entities._split_words == entities._TOKEN_SPLIT_RE.split;"
+        "assert indexer._packed_terms is indexer.packed_terms_py"
+    )
+    env = {**os.environ, speedups.DISABLE_ENV: "1"}
+    subprocess.run([sys.executable, "-c", probe], env=env, check=True)
+
+
+@needs_compiled
 @settings(max_examples=400, deadline=None)
 @given(st.lists(st.one_of(TERMS, st.text(max_size=10)), max_size=40))
 def test_count_terms_matches_python(raw_tokens):
@@ -61,6 +115,7 @@ def _same(got, want):
     assert got[2] == want[2] and type(got[2]) is float  # the length: the same float64
 
 
+@needs_compiled
 @settings(max_examples=400, deadline=None)
 @given(
     header=COUNTS,
@@ -80,6 +135,7 @@ def test_merge_terms_matches_python(header, texts, pick, neighbours, weight, dec
     assert isinstance(got[1], array) and got[1].typecode == "f"
 
 
+@needs_compiled
 def test_whole_files_give_the_same_terms_either_way(monkeypatch):
     # Every chunk of the fixture vault, and of a long file with many neighbours and repeated words.
     from conftest import FIXTURE_VAULT
@@ -108,6 +164,7 @@ def test_whole_files_give_the_same_terms_either_way(monkeypatch):
             _same(got, want)
 
 
+@needs_compiled
 def test_bad_input_raises_a_python_error_not_a_crash():
     from memsearch._speedups import count_terms, merge_terms
 
@@ -127,6 +184,7 @@ def _both_vocabularies(prose):
     return vocabulary_words(prose), entities.vocabulary_words_py(prose)
 
 
+@needs_compiled
 def test_vocabulary_words_match_the_regexes_on_every_code_point():
     # The C scan reads letters, word characters, decimal digits, lower and upper case as Python's
     # re and str do: each code point in the places where those classes decide something.
@@ -139,6 +197,7 @@ def test_vocabulary_words_match_the_regexes_on_every_code_point():
         assert got == want, start
 
 
+@needs_compiled
 @settings(max_examples=500, deadline=None)
 @given(st.text(alphabet=st.sampled_from(list("aZé ÉßİǅΣς9²_-',;)’.\n\tx")) | st.characters(), max_size=80))
 def test_vocabulary_words_match_the_regexes(prose):
@@ -146,6 +205,7 @@ def test_vocabulary_words_match_the_regexes(prose):
     assert got == want
 
 
+@needs_compiled
 def test_vocabulary_of_the_fixture_vault_is_the_same_either_way(monkeypatch):
     from conftest import FIXTURE_VAULT
 
@@ -161,6 +221,7 @@ def test_vocabulary_of_the_fixture_vault_is_the_same_either_way(monkeypatch):
 SCANNED = [*"aZé9²_#@.-:/()'’,;) \n\tßİǅ", "()", "#x", "a.b", "-x", "x-", "Ab-Cd", "@@", "__"]
 
 
+@needs_compiled
 def test_raw_token_counts_and_split_words_match_the_regexes_on_every_code_point():
     from memsearch._speedups import raw_token_counts, split_words
 
@@ -171,6 +232,7 @@ def test_raw_token_counts_and_split_words_match_the_regexes_on_every_code_point(
         assert split_words(text) == entities._TOKEN_SPLIT_RE.split(text), start
 
 
+@needs_compiled
 @settings(max_examples=500, deadline=None)
 @given(st.lists(st.sampled_from(SCANNED) | st.characters(), max_size=60).map("".join))
 def test_raw_token_counts_and_split_words_match_the_regexes(text):
@@ -181,6 +243,7 @@ def test_raw_token_counts_and_split_words_match_the_regexes(text):
     assert split_words(text) == entities._TOKEN_SPLIT_RE.split(text)
 
 
+@needs_compiled
 def test_entities_of_the_fixture_vault_are_the_same_either_way(monkeypatch):
     from conftest import FIXTURE_VAULT
 
@@ -192,6 +255,7 @@ def test_entities_of_the_fixture_vault_are_the_same_either_way(monkeypatch):
     assert sum(map(len, compiled)) > 40
 
 
+@needs_compiled
 def test_both_twins_cut_raw_tokens_at_the_same_length():
     from memsearch import _speedups
 
@@ -215,6 +279,7 @@ def test_both_twins_cut_raw_tokens_at_the_same_length():
 LONG_RUNS = st.text(st.sampled_from("ab_.#()-"), min_size=60, max_size=140)
 
 
+@needs_compiled
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.sampled_from(SCANNED) | st.characters() | LONG_RUNS, max_size=12).map("".join))
 def test_raw_token_counts_match_the_regexes_around_the_cut(text):
