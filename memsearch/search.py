@@ -231,7 +231,11 @@ def search_index(
     if "keyword" in wanted:
         t = time.perf_counter()
         query_weights = term_weights(parsed.keyword_text, parsed.glosses)
-        if query_weights:
+        if query_weights and not informative(query_weights):
+            # Only the question's form is left ("what happened", once "last week" is the window):
+            # a keyword hit on it would be won by scaffolding alone.
+            skipped["keyword"] = "the query has only question-form words (what happened, tell me ...)"
+        elif query_weights:
             lists["keyword"] = index.keyword.search(query_weights, top_n, allowed)
             total, missing = index.keyword.query_weight(query_weights)
             top = lists["keyword"][0].score if lists["keyword"] else 0.0

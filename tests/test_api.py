@@ -338,3 +338,10 @@ def test_a_question_that_is_only_its_window_ranks_the_window_first(tmp_path):
     index_vault(vault)
     response = open_index(vault).search("What happened last week?", k=3, now="2025-03-17T09:00:00+00:00")
     assert [r.path for r in response.results][:1] == ["journal/2025-03-12.md"], response.results
+
+
+def test_a_question_of_scaffolding_alone_runs_no_keyword_search(engine):
+    """"What happened last week": with the week as the window, only the question's form is left."""
+    response = engine.search("what happened last week?", k=3, now=NOW)
+    assert "question-form" in response.health.skipped["keyword"]
+    assert "keyword" in engine.search("what happened to redflag last week?", k=3, now=NOW).health.ran
