@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import overload
+from typing import Any, overload
 
 from memsearch.models import Hit, StrategyContribution
 
@@ -65,6 +65,7 @@ def rrf(
     weights: Mapping[str, float] | None = None,
     territory_weight: Callable[[int], float] = lambda _chunk_id: 1.0,
     strength_mix: float = 0.0,
+    tie_key: Callable[[int], Any] | None = None,
 ) -> FusedList:
     """Fuse ranked lists: score(c) = w_territory(c) * sum_s w_s * g_s(c) / (k + rank_s(c)). Best first.
 
@@ -97,8 +98,25 @@ def rrf(
     for chunk_id, terms in parts.items():
         tw = territory_weight(chunk_id)
         rows.append((sum(term[3] * tw for term in terms), chunk_id, tw, terms))
+    # Equal scores go in the order of ``tie_key`` (a chunk's place in the vault) where given: chunk
+    # ids depend on the order files were indexed in, and the answer must not.
     rows.sort(key=lambda row: (-row[0], row[1]))
+    if tie_key is not None:
+        _order_ties(rows, tie_key)
     return FusedList(rows)
+
+
+def _order_ties(rows: list, tie_key: Callable[[int], Any]) -> None:
+    """Each run of equal fused scores in ``tie_key`` order, in place (the key is asked only for
+    rows that tie: few do)."""
+    start = 0
+    while start < len(rows):
+        end = start + 1
+        while end < len(rows) and rows[end][0] == rows[start][0]:
+            end += 1
+        if end - start > 1:
+            rows[start:end] = sorted(rows[start:end], key=lambda row: tie_key(row[1]))
+        start = end
 
 
 def list_confidence(hits: Sequence[Hit], depth: int = 10) -> float:

@@ -15,7 +15,7 @@ from memsearch.config import Settings
 from memsearch.fusion import Fused, FusedList, list_confidence, max_possible, rrf
 from memsearch.index.store import IndexData
 from memsearch.index.temporal import WINDOW_ONLY_WEIGHT
-from memsearch.models import Health, Hit, Result, SearchResponse, entry_dated
+from memsearch.models import Chunk, Health, Hit, Result, SearchResponse, entry_dated
 from memsearch.query import Filters, ParsedQuery
 from memsearch.query_terms import asks_for_current, asks_for_event, informative, term_weights
 from memsearch.resonance import NONE, Evidence, judge
@@ -200,6 +200,14 @@ def search_index(
     query_weights: dict[str, float] = {}
     missing_share: float | None = None
 
+    def vault_order(ids: np.ndarray) -> np.ndarray:
+        """Where each chunk stands in the vault (path, then line): the same whatever order the
+        index was built in, so ties break the same way after an incremental update and a rebuild."""
+        places = [chunk_place(index.chunks[int(i)]) for i in ids]
+        ranks = np.empty(len(places), dtype=np.int64)
+        ranks[sorted(range(len(places)), key=places.__getitem__)] = np.arange(len(places))
+        return ranks
+
     # 1. filter
     t = time.perf_counter()
     allowed = filter_mask(index, parsed.filters)
@@ -236,7 +244,7 @@ def search_index(
             # a keyword hit on it would be won by scaffolding alone.
             skipped["keyword"] = "the query has only question-form words (what happened, tell me ...)"
         elif query_weights:
-            lists["keyword"] = index.keyword.search(query_weights, top_n, allowed)
+            lists["keyword"] = index.keyword.search(query_weights, top_n, allowed, tie_key=vault_order)
             total, missing = index.keyword.query_weight(query_weights)
             top = lists["keyword"][0].score if lists["keyword"] else 0.0
             coverage["keyword"] = min(1.0, top / total) if total > 0 else 0.0
@@ -248,7 +256,9 @@ def search_index(
     if "graph" in wanted:
         t = time.perf_counter()
         if parsed.entities:
-            lists["graph"] = index.graph.search(list(parsed.entities), top_n, n_ids, allowed)
+            lists["graph"] = index.graph.search(
+                list(parsed.entities), top_n, n_ids, allowed, tie_key=vault_order
+            )
             ran.append("graph")
             # A walk from hubs alone (an entity in most chunks) carries little: weigh it by the
             # seeds' specificity relative to the rarest possible entity.
@@ -273,7 +283,14 @@ def search_index(
             weights["time"] = RECENCY_PRIOR_WEIGHT
         yearly = parsed.window is not None and parsed.window.yearly
         lists["time"] = index.time.search(
-            top_n, parsed.now, settings.half_life_days, window, allowed, candidates, yearly=yearly
+            top_n,
+            parsed.now,
+            settings.half_life_days,
+            window,
+            allowed,
+            candidates,
+            yearly=yearly,
+            tie_key=vault_order,
         )
         ran.append("time")
         if window:
@@ -325,6 +342,7 @@ def search_index(
         k=settings.rrf_k,
         weights=weights,
         territory_weight=chunk_weight if event or current else territory_only,
+        tie_key=lambda cid: chunk_place(chunks_by_id[cid]),
         strength_mix=settings.strength_mix,
     )
     # The ceiling counts every strategy that ran, with its base weight, even one that found nothing:
@@ -374,6 +392,11 @@ def search_index(
         timings_ms=timings,
     )
     return SearchResponse(parsed.text, tuple(results), health, signal=signal)
+
+
+def chunk_place(chunk: Chunk) -> tuple[str, int]:
+    """A chunk's place in the vault, the tie-breaker of every ranked list."""
+    return chunk.path, chunk.start_line
 
 
 def _standout(index: IndexData, hits: Sequence[Hit] | None, vector: np.ndarray | None) -> float | None:

@@ -219,3 +219,21 @@ def test_update_file_with_new_aliases_resolves_every_file_again(vault_copy):
     assert engine.wait_for_embeddings(60)
     assert results(vault_copy, engine=engine) == results(vault_copy)
     engine.close()
+
+
+def test_ties_break_the_same_after_file_by_file_updates_and_a_rebuild(tmp_path):
+    """Twelve notes that name Zed alike tie in every list; which five make the top must not depend
+    on the order the files were indexed in (chunk ids do)."""
+    vault = tmp_path / "vault"
+    names = [f"reference/note-{i:02d}.md" for i in range(12)]
+    for rel in reversed(names):  # one file an index run, the last name first: ids in reverse
+        write(vault, rel, "# Note\n\nMet Zed at the depot.\n")
+        index_vault(vault, embed=False)
+    clean = tmp_path / "clean"
+    shutil.copytree(vault, clean, ignore=shutil.ignore_patterns(".memsearch"))
+    index_vault(clean, embed=False)
+    a, b = open_index(vault), open_index(clean)
+    for strategies in (["graph"], ["keyword"], ["keyword", "graph", "time"]):
+        got = [r.path for r in a.search("Zed depot", k=5, now=NOW, strategies=strategies).results]
+        want = [r.path for r in b.search("Zed depot", k=5, now=NOW, strategies=strategies).results]
+        assert got == want == names[:5], strategies

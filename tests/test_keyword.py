@@ -176,3 +176,22 @@ def test_weighted_query_terms_scale_their_part_of_the_score():
     full = index.scores({"boiler": 1.0})[0]
     tenth = index.scores({"boiler": 0.1})[0]
     assert tenth == pytest.approx(full / 10, rel=1e-5)
+
+
+def test_top_hits_breaks_ties_by_the_key_at_the_cut_and_in_the_order():
+    import numpy as np
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from memsearch.index.keyword import top_hits
+
+    @settings(max_examples=200, deadline=None)
+    @given(st.lists(st.integers(min_value=0, max_value=3), min_size=1, max_size=30), st.integers(1, 10))
+    def check(values, k):
+        scores = np.array(values, dtype=np.float32)
+        key = np.arange(len(values))[::-1]  # a key that disagrees with the ids everywhere
+        got = [h.chunk_id for h in top_hits(scores, k, lambda ids: key[ids])]
+        want = sorted((i for i, v in enumerate(values) if v > 0), key=lambda i: (-values[i], key[i]))[:k]
+        assert got == want
+
+    check()

@@ -21,7 +21,7 @@ import json
 import math
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from itertools import chain
 from pathlib import Path
 
@@ -212,11 +212,18 @@ class EntityGraph:
                     found.append((HOP_DECAY * assoc * min(weight, idf_other), f"via {seed} -> {other}"))
         return [path for _, path in sorted(found, key=lambda item: -item[0])]
 
-    def search(self, seeds: list[str], k: int, n_ids: int, allowed: np.ndarray | None = None) -> list[Hit]:
+    def search(
+        self,
+        seeds: list[str],
+        k: int,
+        n_ids: int,
+        allowed: np.ndarray | None = None,
+        tie_key: Callable[[np.ndarray], np.ndarray] | None = None,
+    ) -> list[Hit]:
         scores = self.walk(seeds, n_ids)
         if allowed is not None:
             scores = np.where(fit_mask(allowed, n_ids), scores, 0.0)
-        return top_hits(scores, k)
+        return top_hits(scores, k, tie_key)
 
     # -- persistence -----------------------------------------------------------------------
     def save(self, path: Path) -> None:

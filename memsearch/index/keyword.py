@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 from array import array
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from itertools import chain
 from pathlib import Path
 
@@ -217,13 +217,18 @@ class KeywordIndex:
         return total, missing
 
     def search(
-        self, query_terms: list[str] | Mapping[str, float], k: int, allowed: np.ndarray | None = None
+        self,
+        query_terms: list[str] | Mapping[str, float],
+        k: int,
+        allowed: np.ndarray | None = None,
+        tie_key: Callable[[np.ndarray], np.ndarray] | None = None,
     ) -> list[Hit]:
-        """Top-k chunks by BM25; ``allowed`` is a boolean mask over chunk ids (filters)."""
+        """Top-k chunks by BM25; ``allowed`` is a boolean mask over chunk ids (filters);
+        ``tie_key`` breaks ties (:func:`top_hits`)."""
         scores = self.scores(query_terms)
         if allowed is not None:
             scores = np.where(fit_mask(allowed, len(scores)), scores, 0.0)
-        return top_hits(scores, k)
+        return top_hits(scores, k, tie_key)
 
     # -- persistence -----------------------------------------------------------------------
     def _compacted(self) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -365,13 +370,50 @@ def fit_mask(mask: np.ndarray, n: int) -> np.ndarray:
     return out
 
 
-def top_hits(scores: np.ndarray, k: int) -> list[Hit]:
-    """The k best positive scores as hits, best first, ties broken by chunk id for stability."""
+def top_hits(
+    scores: np.ndarray, k: int, tie_key: Callable[[np.ndarray], np.ndarray] | None = None
+) -> list[Hit]:
+    """The k best positive scores as hits, best first.
+
+    Ties are broken by ``tie_key`` (chunk ids -> sortable keys that do not depend on the order
+    chunks were indexed in, such as their place in the vault) where given, else by chunk id. With
+    a key, which of several hits tied at the k-th score make the list is decided by it too: an
+    index built file by file and one built at once give the same list.
+    """
     positive = np.flatnonzero(scores > 0)
     if len(positive) == 0 or k <= 0:
         return []
     if len(positive) > k:
-        part = np.argpartition(-scores[positive], k - 1)[:k]
-        positive = positive[part]
-    order = np.lexsort((positive, -scores[positive]))
-    return [Hit(int(i), float(scores[i])) for i in positive[order]]
+        if tie_key is None:
+            part = np.argpartition(-scores[positive], k - 1)[:k]
+            positive = positive[part]
+        else:
+            values = scores[positive]
+            kth = -np.partition(-values, k - 1)[k - 1]
+            above, tied = positive[values > kth], positive[values == kth]
+            if len(above) + len(tied) > k:  # the cut runs through a tie: the key decides who stays
+                tied = tied[np.argsort(tie_key(tied), kind="stable")]
+            positive = np.concatenate((above, tied[: k - len(above)]))
+    positive = positive[np.lexsort((positive, -scores[positive]))]
+    if tie_key is not None:
+        positive = _order_ties(positive, scores[positive], tie_key)
+    return [Hit(int(i), float(scores[i])) for i in positive]
+
+
+def _order_ties(
+    ids: np.ndarray, sorted_scores: np.ndarray, tie_key: Callable[[np.ndarray], np.ndarray]
+) -> np.ndarray:
+    """``ids`` (best first) with each run of equal scores put in ``tie_key`` order; the key is asked
+    only for the ids that tie (most lists have few)."""
+    equal = np.flatnonzero(sorted_scores[1:] == sorted_scores[:-1])
+    if not len(equal):
+        return ids
+    ids = ids.copy()
+    starts = equal[np.concatenate(([True], equal[1:] != equal[:-1] + 1))]
+    for start in starts:
+        end = start + 1
+        while end < len(ids) and sorted_scores[end] == sorted_scores[start]:
+            end += 1
+        run = ids[start:end]
+        ids[start:end] = run[np.argsort(tie_key(run), kind="stable")]
+    return ids

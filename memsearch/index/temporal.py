@@ -7,6 +7,7 @@ neutral value of one half-life, so reference material is not punished for being 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
 import numpy as np
@@ -168,6 +169,7 @@ class TimeIndex:
         allowed: np.ndarray | None = None,
         candidates: np.ndarray | None = None,
         yearly: bool = False,
+        tie_key: Callable[[np.ndarray], np.ndarray] | None = None,
     ) -> list[Hit]:
         """Chunks near the query's window (when it names one), else the most recent.
 
@@ -185,7 +187,7 @@ class TimeIndex:
         """
         n = len(self.timestamps)
         if window is not None and yearly:
-            return self._search_yearly(k, now, half_life_days, window, allowed, candidates)
+            return self._search_yearly(k, now, half_life_days, window, allowed, candidates, tie_key)
         if window is not None:
             ids = self._near(window)
         elif candidates is not None:
@@ -208,7 +210,7 @@ class TimeIndex:
         # the k-th score makes the list is argpartition's choice over exactly the same input.
         full = np.zeros(n, dtype=np.float32)
         full[ids] = scores
-        return top_hits(full, k)
+        return top_hits(full, k, tie_key)
 
     def _near(self, window: tuple[datetime, datetime]) -> np.ndarray:
         """Ids dated within three window-lengths of ``window`` (where window_scores can be above 0)."""
@@ -244,6 +246,7 @@ class TimeIndex:
         window: tuple[datetime, datetime],
         allowed: np.ndarray | None,
         candidates: np.ndarray | None,
+        tie_key: Callable[[np.ndarray], np.ndarray] | None = None,
     ) -> list[Hit]:
         years = self._dated_years()
         if years is None:
@@ -261,4 +264,4 @@ class TimeIndex:
             weight = occurrence_weight(rank if span[0] <= now else None)
             scores = in_window_scores(times, self.entry[ids], *span, now, half_life_days) * weight
             full[ids] = np.maximum(full[ids], scores)
-        return top_hits(full, k)
+        return top_hits(full, k, tie_key)
