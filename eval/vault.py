@@ -308,12 +308,11 @@ def report(summary: Mapping[str, Any]) -> str:
         f"thin: {fmt(sig['answerable_flagged_thin'])}"
     )
     lines.append(f"top score, none class: {sig['top_score_none']}; answerable: {sig['top_score_answerable']}")
-    lat = [r["latency"] for r in runs.values() if r["latency"].get("queries")]
     if fused and fused["latency"].get("queries"):
         lines.append(
             f"fused latency ms p50/p95 excl. embed: {harness.fmt_ms(fused['latency'], 'excl_embed_ms')}"
         )
-    lines += harness.health_lines(runs) if lat else []
+    lines += harness.health_lines(runs)
     return "\n".join(lines)
 
 

@@ -14,7 +14,6 @@ import numpy as np
 from memsearch.config import Settings
 from memsearch.fusion import Fused, FusedList, list_confidence, max_possible, rrf
 from memsearch.index.store import IndexData
-from memsearch.index.temporal import WINDOW_ONLY_WEIGHT
 from memsearch.models import Chunk, Health, Hit, Result, SearchResponse, entry_dated
 from memsearch.query import Filters, ParsedQuery
 from memsearch.query_terms import asks_for_current, asks_for_event, informative, term_weights
@@ -37,6 +36,11 @@ def window_weight(start: datetime, end: datetime) -> float:
         return 1.0
     return 1.0 + math.log(WINDOW_FULL_WEIGHT_DAYS / days) / math.log(WINDOW_FULL_WEIGHT_DAYS)
 
+
+#: A query whose only informative part is its window ("what happened last week?") weighs the time
+#: list this much more: once the window is stripped, keyword and semantic search can only match the
+#: question's form, so the one list that answers weighs as much as those two.
+WINDOW_ONLY_WEIGHT = 2.0
 
 #: A question asking when something happened weighs dated entries up by this much.
 EVENT_ENTRY_WEIGHT = 1.25
@@ -198,6 +202,7 @@ def search_index(
     weights: dict[str, float] = {}
     coverage: dict[str, float] = {}  # how much of the query's informative weight a list's head holds
     query_weights: dict[str, float] = {}
+    form_only = False  # the keyword text holds only the question's form
     missing_share: float | None = None
 
     def vault_order(ids: np.ndarray) -> np.ndarray:
@@ -239,7 +244,8 @@ def search_index(
     if "keyword" in wanted:
         t = time.perf_counter()
         query_weights = term_weights(parsed.keyword_text, parsed.glosses)
-        if query_weights and not informative(query_weights):
+        form_only = bool(query_weights) and not informative(query_weights)
+        if form_only:
             # Only the question's form is left ("what happened", once "last week" is the window):
             # a keyword hit on it would be won by scaffolding alone.
             skipped["keyword"] = "the query has only question-form words (what happened, tell me ...)"
@@ -275,7 +281,7 @@ def search_index(
         candidates = None
         if window is not None:
             weights["time"] = window_weight(parsed.window.start, parsed.window.end)
-            if query_weights and not informative(query_weights):  # the window is all it asks
+            if form_only:  # the window is all it asks
                 weights["time"] *= WINDOW_ONLY_WEIGHT
         elif not alone:
             found = {h.chunk_id for hits in lists.values() for h in hits}
@@ -445,9 +451,9 @@ def _results(
     for f, count in picked:
         chunk = index.chunks[f.chunk_id]
         parts = shown_parts(f, confidence, ceiling)
+        total = sum(parts.values())
         # Shown scores follow the ranking: a result never shows more than the one above it.
-        unranked = min(1.0, sum(parts.values()))
-        shown = previous = min(previous, unranked)
+        shown = previous = min(previous, 1.0, total)
         explanation = None
         if explain:
             explanation = {
@@ -459,8 +465,8 @@ def _results(
                 # was capped at 1 or at the score of the result above.
                 "score": {
                     "shown": round(shown, 4),
-                    "sum_of_parts": round(sum(parts.values()), 4),
-                    "capped": shown < sum(parts.values()) - 1e-9,
+                    "sum_of_parts": round(total, 4),
+                    "capped": shown < total - 1e-9,
                 },
                 "strategies": {
                     c.strategy: {

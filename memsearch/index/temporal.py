@@ -39,10 +39,6 @@ EDIT_DATE_WEIGHT = 0.5
 #: a timeless (world) note's neutral recency would put a reference note edited in the window
 #: above every older entry of it.
 WINDOW_RECENCY_TIEBREAK = 0.01
-#: In fusion, a query whose only informative part is its window ("what happened last week?")
-#: weighs the time list this much more: once the window is stripped, keyword and semantic search
-#: can only match the question's form, so the one list that answers weighs as much as those two.
-WINDOW_ONLY_WEIGHT = 2.0
 
 
 def decay(age_days: np.ndarray | float, half_life_days: float) -> np.ndarray:
