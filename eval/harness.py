@@ -252,10 +252,10 @@ class MemsearchBackend:
         self.api = api
         self.progress = progress or throttled_progress()
         try:
-            from memsearch.index import store
+            from memsearch.paths import IndexLayout
 
-            self.cache_subdir = getattr(store, "CACHE_SUBDIR", None)
-        except ImportError:  # pragma: no cover
+            self.cache_subdir = IndexLayout(Path()).cache.name
+        except ImportError:  # pragma: no cover: an engine before the layout had one name for it
             self.cache_subdir = None
 
     def index(self, vault: Path, settings: Any, index_dir: Path) -> IndexStats:

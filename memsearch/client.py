@@ -16,8 +16,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
 
-#: The discovery file a server writes into its index home (owner-only: it holds the token).
-DISCOVERY_FILE = "serve.json"
+from memsearch.paths import IndexLayout
+
 #: The only address a server listens on and a client talks to.
 LOOPBACK = "127.0.0.1"
 #: Seconds a client waits for a server before it searches locally instead.
@@ -114,7 +114,8 @@ class BadRequest(ValueError):
 
 
 def discovery_path(index_home: str | Path) -> Path:
-    return Path(index_home) / DISCOVERY_FILE
+    """The file a server writes into its index home (owner-only: it holds the token)."""
+    return IndexLayout(Path(index_home)).server_file
 
 
 def read_discovery(index_home: str | Path) -> ServerInfo | None:

@@ -49,9 +49,9 @@ from memsearch.index import store
 from memsearch.index.graph import normalize as normalize_entity
 from memsearch.index.versioning import IndexRepo, _git_env, crashpoint
 from memsearch.lock import DEFAULT_LOCK_TIMEOUT, index_lock
+from memsearch.paths import IndexLayout
 from memsearch.scan import check_vault
 
-FORGET_FILE = "forgotten.json"
 FORGET_FORMAT = 1
 FORGOTTEN_REASON = "forgotten (memsearch forget); remove it from the vault or keep it unindexed"
 
@@ -75,7 +75,6 @@ def entity_hash(key: str) -> str:
 VAULT_FORGET_FILE = ".memsearch-forgotten.json"
 #: Written before a purge touches anything and removed when it is whole: a run that finds it
 #: finishes the purge (a kill -9 part-way must not leave the text in history or the cache).
-PENDING_FILE = "purge-pending.json"
 #: Longest name (in words) whose spellings are looked for in a chunk's text.
 MAX_PHRASE_WORDS = 6
 _WORD = re.compile(r"\w+")
@@ -208,7 +207,7 @@ def vault_forget_file(vault: Path) -> Path:
 
 def load_forget_list(home: Path, vault: Path | None = None) -> ForgetList:
     """The index home's forget list, with the vault's own copy (hashes only) when ``vault`` is given."""
-    forget = _read_list(Path(home) / FORGET_FILE)
+    forget = _read_list(IndexLayout(home).forget_list)
     if vault is not None:
         forget.merge(_read_list(vault_forget_file(vault)))
     return forget
@@ -220,7 +219,7 @@ def save_forget_list(home: Path, forget: ForgetList, vault: Path | None = None) 
     Returns a warning when the vault's copy could not be written (a read-only vault): the index
     home's list still holds, but another index of the vault would not know.
     """
-    store.atomic_write(Path(home) / FORGET_FILE, forget.to_json(with_names=True))
+    store.atomic_write(IndexLayout(home).forget_list, forget.to_json(with_names=True))
     if vault is None:
         return None
     target = vault_forget_file(vault)
@@ -551,7 +550,7 @@ def unforget(
             forget.purged.discard(h)
             forget.names.pop(h, None)
         # Both copies are written whole (the vault's copy without names): the path leaves both.
-        store.atomic_write(home / FORGET_FILE, forget.to_json(with_names=True))
+        store.atomic_write(IndexLayout(home).forget_list, forget.to_json(with_names=True))
         target = vault_forget_file(vault)
         if target.exists():
             store.atomic_write(target, forget.to_json(with_names=False))
@@ -560,21 +559,21 @@ def unforget(
 
 def _inbox(vault: Path, home: Path) -> Path:
     """Where signal events go (``[signals] inbox`` of memsearch.toml, else the index home's)."""
-    from memsearch.signals import INBOX_FILENAME, load_signal_config
+    from memsearch.signals import load_signal_config
 
     try:
         return load_signal_config(vault, home).inbox
     except Exception:  # an unreadable config must not stop a forget: the default inbox at least
-        return home / INBOX_FILENAME
+        return IndexLayout(home).signal_inbox
 
 
 def _mark_pending(home: Path, inbox: Path, keys: set[str] | None = None) -> None:
     data = {"format": 1, "started": int(time.time()), "inbox": str(inbox), "keys": sorted(keys or ())}
-    store.atomic_write(home / PENDING_FILE, (json.dumps(data) + "\n").encode())
+    store.atomic_write(IndexLayout(home).purge_pending, (json.dumps(data) + "\n").encode())
 
 
 def _read_pending(home: Path) -> dict[str, Any] | None:
-    path = home / PENDING_FILE
+    path = IndexLayout(home).purge_pending
     if not path.exists():
         return None
     try:
@@ -593,11 +592,11 @@ def finish_pending_purge(home: Path) -> str | None:
     repo = IndexRepo(home)
     head = repo.head()
     forget = load_forget_list(home)
-    inbox = Path(pending.get("inbox") or home / "signals.jsonl")
+    inbox = Path(pending.get("inbox") or IndexLayout(home).signal_inbox)
     keys = {k for k in pending.get("keys", ()) if isinstance(k, str)}
     if head is None or not repo.exists():
         _purge_cache(home, keys, forget.paths)
-        (home / PENDING_FILE).unlink(missing_ok=True)
+        IndexLayout(home).purge_pending.unlink(missing_ok=True)
         return "finished an interrupted `memsearch forget --purge-history` (the index had no commit)"
     manifest = store.committed_manifest(repo, head)
 
@@ -681,7 +680,7 @@ def _apply(
     crashpoint("purge-cache-done")
     _purge_signals(home, pruner, forget, inbox)
     crashpoint("purge-signals-done")
-    (home / PENDING_FILE).unlink(missing_ok=True)
+    IndexLayout(home).purge_pending.unlink(missing_ok=True)
     head = repo.head()
     if head:
         with contextlib.suppress(Exception):
@@ -711,7 +710,7 @@ def _message(files: list[str], entity: str | None, chunks: int, purge: bool) -> 
 def _drop_snapshots(home: Path) -> int:
     """Drop every snapshot under the index home's cache, not only this repository's: a folder
     left by the repository at another path (the index home moved or copied) holds the text too."""
-    root = Path(home) / store.CACHE_SUBDIR / store.SNAPSHOTS_SUBDIR
+    root = IndexLayout(home).snapshots
     n = 0
     if root.is_dir():
         for tag in root.iterdir():
@@ -727,7 +726,7 @@ def _purge_cache(home: Path, keys: set[str], paths: set[str] = frozenset()) -> i
     a run that never committed is in no commit), then compact the file so the bytes leave it."""
     from memsearch.index.embedding_cache import ORIGINS_TABLE
 
-    path = home / store.CACHE_SUBDIR / "embeddings.sqlite"
+    path = IndexLayout(home).embedding_cache
     if not path.exists():
         return 0
     deleted = 0
@@ -776,7 +775,7 @@ def _purge_cache(home: Path, keys: set[str], paths: set[str] = frozenset()) -> i
 def _purge_signals(home: Path, pruner: _Pruner, forget: ForgetList, inbox: Path) -> None:
     """The signal state forgets the chunks' hashes; the signal log loses every event about a
     forgotten file or that writes a forgotten name (in any of its fields, in any spelling)."""
-    from memsearch.signals import load_state, save_state, state_path
+    from memsearch.signals import load_state, save_state
 
     shorts = {h[:16] for h in pruner.content_hashes}
     state = load_state(home)
@@ -786,10 +785,10 @@ def _purge_signals(home: Path, pruner: _Pruner, forget: ForgetList, inbox: Path)
             k: v for k, v in state.get("fired", {}).items() if not any(s in k or s == v for s in shorts)
         }
         save_state(home, state)
-    for log_file in {Path(inbox), home / "signals.jsonl"}:
+    for log_file in {Path(inbox), IndexLayout(home).signal_inbox}:
         if log_file.is_file():
             _purge_log(log_file, forget)
-    last = state_path(home).with_name("last_run.json")
+    last = IndexLayout(home).signal_last_run
     if last.exists() and (pruner.paths or pruner.chunks):
         last.unlink(missing_ok=True)
 

@@ -49,7 +49,7 @@ from memsearch.index.vectors import VectorIndex
 from memsearch.index.versioning import IndexRepo, crashpoint
 from memsearch.lock import DEFAULT_LOCK_TIMEOUT, index_lock
 from memsearch.models import Chunk, ParsedFile, chunk_from_row, chunk_replace, chunk_row
-from memsearch.paths import check_home
+from memsearch.paths import IndexLayout, check_home
 from memsearch.scan import (
     PREFETCH_WINDOW,
     Skipped,
@@ -344,7 +344,7 @@ def open_for_write(home: Path, live: store.IndexData | None = None, *, defer_loa
         _set_aside(repo, "it has no HEAD", notes)
     if not repo.exists():
         repo.init()
-        if (home / store.LEGACY_SUBDIR).exists():
+        if IndexLayout(home).legacy_index.exists():
             notes.append("the index was in the old single-folder layout: rebuilt as a repository")
         return Base(repo, None, None, notes)
     try:
@@ -956,7 +956,7 @@ class Update:
         store.prune_snapshots(self.home, keep={commit})
         with contextlib.suppress(Exception):
             repo.maintain()
-        legacy = self.home / store.LEGACY_SUBDIR
+        legacy = IndexLayout(self.home).legacy_index
         if legacy.is_dir() and (legacy / store.MANIFEST).exists():
             shutil.rmtree(legacy, ignore_errors=True)
         return commit
@@ -1301,7 +1301,7 @@ def _vectors(
         }
 
     def run(embedder, again: bool = reembed) -> EmbedOutcome:
-        with EmbeddingCache(index_home / store.CACHE_SUBDIR / "embeddings.sqlite") as cache:
+        with EmbeddingCache(IndexLayout(index_home).embedding_cache) as cache:
             return embed_texts_with_cache(
                 embedder,
                 cache,

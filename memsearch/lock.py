@@ -21,14 +21,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from memsearch.errors import LockBusyError
-from memsearch.paths import check_home, private_dir
+from memsearch.paths import IndexLayout, check_home, private_dir
 
 #: How long a writer waits for another one by default (a first index of a large vault embeds for
 #: minutes; an hourly cron job that waits a quarter of an hour still never piles up).
 DEFAULT_LOCK_TIMEOUT = 900.0
 #: Poll interval while waiting (flock has no timeout of its own).
 POLL_SECONDS = 0.05
-LOCK_NAME = "lock"
 
 
 class _HomeLock:
@@ -48,14 +47,14 @@ def _home_lock(home: Path) -> _HomeLock:
     with _LOCKS_GUARD:
         lock = _LOCKS.get(key)
         if lock is None:
-            lock = _LOCKS[key] = _HomeLock(Path(key) / LOCK_NAME)
+            lock = _LOCKS[key] = _HomeLock(IndexLayout(Path(key)).lock)
         return lock
 
 
 def holder(home: Path) -> str:
     """Who holds (or last held) the lock, as its holder wrote it: ``pid 123 (memsearch reindex)``."""
     try:
-        return (Path(home) / LOCK_NAME).read_text(encoding="utf-8").strip() or "another process"
+        return IndexLayout(home).lock.read_text(encoding="utf-8").strip() or "another process"
     except OSError:
         return "another process"
 

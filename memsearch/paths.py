@@ -1,14 +1,35 @@
-"""Where a vault's index lives, without importing the engine (numpy, hnswlib, ...).
+"""Where a vault's index lives, and the one place that names every path under it.
 
-The CLI's fast path (``memsearch search`` through ``memsearch serve``) must find the index home in
-a few microseconds; :func:`memsearch.index.store.default_home` (whose module imports numpy) calls
-this one.
+An index home holds::
+
+    repo/                  the git-versioned index (memsearch.index.versioning owns it; the
+                           tree's own layout is the on-disk format, memsearch.index.store)
+    repo/manifest.json     the manifest's head: embedder, settings, next id
+    index/                 a pre-repository index, read once and converted
+    cache/embeddings.sqlite  vectors by text hash (memsearch.index.embedding_cache)
+    cache/snapshots/       loaded indexes saved for a fast start (memsearch.index.store)
+    signals/state.json     what the standing interests have seen (memsearch.signals)
+    signals/last_run.json  the last signal check, for `memsearch signals`
+    signals.jsonl          the default signal inbox
+    forgotten.json         the forget list's index copy (memsearch.forget)
+    purge-pending.json     a history purge not finished yet (memsearch.forget)
+    serve.json             a running `memsearch serve` (memsearch.client, memsearch.server)
+    lock                   the write lock (memsearch.lock)
+
+Each path is named here once; the module beside it is the only one that reads or writes it. This
+module imports nothing of the engine (numpy, hnswlib, ...): the CLI's fast path (``memsearch
+search`` through ``memsearch serve``) finds the index home in a few microseconds.
 """
 
 from __future__ import annotations
 
+import json
 import os
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+
+from memsearch.errors import UnsafeIndexHomeError
 
 
 def default_home(vault: Path) -> Path:
@@ -52,8 +73,6 @@ def check_home(home: Path) -> None:
     its sticky bit is set (as /tmp's is: others cannot rename what they do not own). A home not made
     yet is checked through the folders above it. A few ``stat`` calls.
     """
-    from memsearch.errors import UnsafeIndexHomeError
-
     path = Path(os.path.abspath(Path(home).expanduser()))
     me = os.getuid() if hasattr(os, "getuid") else None
     try:
@@ -93,6 +112,82 @@ def resolved_vault(vault: str | Path) -> Path | None:
     return path.resolve() if path.is_dir() else None
 
 
+@dataclass(frozen=True)
+class IndexLayout:
+    """The paths under one index home (see the module docstring for who owns each)."""
+
+    home: Path
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "home", Path(self.home))
+
+    @property
+    def repo(self) -> Path:
+        return self.home / "repo"
+
+    @property
+    def manifest_head(self) -> Path:
+        return self.repo / "manifest.json"
+
+    @property
+    def legacy_index(self) -> Path:
+        return self.home / "index"
+
+    @property
+    def cache(self) -> Path:
+        return self.home / "cache"
+
+    @property
+    def embedding_cache(self) -> Path:
+        return self.cache / "embeddings.sqlite"
+
+    @property
+    def snapshots(self) -> Path:
+        return self.cache / "snapshots"
+
+    @property
+    def signal_state(self) -> Path:
+        return self.home / "signals" / "state.json"
+
+    @property
+    def signal_last_run(self) -> Path:
+        return self.home / "signals" / "last_run.json"
+
+    @property
+    def signal_inbox(self) -> Path:
+        return self.home / "signals.jsonl"
+
+    @property
+    def forget_list(self) -> Path:
+        return self.home / "forgotten.json"
+
+    @property
+    def purge_pending(self) -> Path:
+        return self.home / "purge-pending.json"
+
+    @property
+    def server_file(self) -> Path:
+        return self.home / "serve.json"
+
+    @property
+    def lock(self) -> Path:
+        return self.home / "lock"
+
+
 def manifest_head_path(index_home: Path) -> Path:
     """The index's ``manifest.json`` (embedder, settings, next id) in its repository's work tree."""
-    return Path(index_home) / "repo" / "manifest.json"
+    return IndexLayout(index_home).manifest_head
+
+
+def read_manifest_head(index_home: Path) -> dict[str, Any]:
+    """``manifest.json`` alone (format, embedder, settings, next id; no file table): one small read;
+    {} when the index has none yet. A pre-repository index keeps it under ``index/``."""
+    layout = IndexLayout(index_home)
+    for path in (layout.manifest_head, layout.legacy_index / "manifest.json"):
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if isinstance(data, dict):
+            return data
+    return {}

@@ -8,12 +8,11 @@ imports nothing heavy, so the CLI can start the thread before it imports numpy.
 
 from __future__ import annotations
 
-import json
 import threading
 from pathlib import Path
 from typing import Any
 
-from memsearch.paths import manifest_head_path
+from memsearch.paths import read_manifest_head
 
 _THREAD_NAME = "memsearch-embedder-preload"
 
@@ -34,10 +33,9 @@ class EmbedderPreload:
         self._embedder: Any = None
         self._thread: threading.Thread | None = None
         try:
-            head = json.loads(manifest_head_path(index_home).read_text(encoding="utf-8"))
-            self.spec = (head.get("embedder") or {}).get("spec") or None
-        except (OSError, ValueError, AttributeError):
-            return  # no index yet, or not readable: the search says why
+            self.spec = (read_manifest_head(index_home).get("embedder") or {}).get("spec") or None
+        except AttributeError:
+            return  # an index whose manifest is not readable: the search says why
         if self.spec:
             self._thread = threading.Thread(target=self._load, name=_THREAD_NAME, daemon=True)
             self._thread.start()

@@ -42,13 +42,13 @@ from typing import Any
 from memsearch import __version__
 from memsearch.client import (
     CHALLENGE_PATH,
-    DISCOVERY_FILE,
     LOOPBACK,
     BadRequest,
     ServerClient,
     ServerRefused,
     ServerUnavailable,
     challenge_proof,
+    discovery_path,
     find_server,
     search_arguments,
 )
@@ -219,7 +219,7 @@ class Server:
         self.vault = self.engine.vault
         self._config_stamp = _stat_stamp(self.vault / CONFIG_FILENAME)
         self.index_home = Path(self.engine.index_home)
-        self.discovery = self.index_home / DISCOVERY_FILE
+        self.discovery = discovery_path(self.index_home)
         self.token = secrets.token_urlsafe(32)
         self.pid = os.getpid()
         self.requests = 0

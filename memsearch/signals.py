@@ -57,7 +57,7 @@ from typing import Any
 from memsearch.config import CONFIG_FILENAME, Settings, load_config_file
 from memsearch.errors import ConfigError
 from memsearch.models import FACT_TYPES, Chunk
-from memsearch.paths import private_dir
+from memsearch.paths import IndexLayout, private_dir
 
 log = logging.getLogger(__name__)
 
@@ -70,8 +70,6 @@ DEFAULT_THRESHOLD = 0.5
 URGENCIES = ("low", "normal", "high", "critical")
 DEFAULT_URGENCY = "normal"
 DEFAULT_INTERESTS_FILE = "system/interests.md"
-INBOX_FILENAME = "signals.jsonl"
-STATE_SUBDIR = "signals"
 STATE_FORMAT = 1
 
 #: A callback receives each event (a JSON-ready dict).
@@ -261,7 +259,7 @@ def load_signal_config(vault: Path, index_home: Path) -> SignalConfig:
         inbox = Path(str(inbox_setting)).expanduser()
         inbox = inbox if inbox.is_absolute() else index_home / inbox
     else:
-        inbox = index_home / INBOX_FILENAME
+        inbox = IndexLayout(index_home).signal_inbox
     return SignalConfig(tuple(interests), inbox, interests_file, tuple(warnings))
 
 
@@ -273,7 +271,7 @@ def _short(content_hash: str) -> str:
 
 
 def state_path(index_home: Path) -> Path:
-    return index_home / STATE_SUBDIR / "state.json"
+    return IndexLayout(index_home).signal_state
 
 
 def load_state(index_home: Path) -> dict[str, Any] | None:
@@ -584,7 +582,7 @@ def after_index(
     except Exception as exc:
         report = SignalReport(error=f"{type(exc).__name__}: {exc}")
     try:  # what the last check did, for `memsearch interests`
-        path = state_path(index_home).with_name("last_run.json")
+        path = IndexLayout(index_home).signal_last_run
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             json.dump({"at": datetime.now(tz=UTC).isoformat(timespec="seconds"), **report.to_dict()}, fh)
@@ -610,7 +608,7 @@ def describe(
     index_home = Path(index_dir) if index_dir else store.default_home(vault)
     config = load_signal_config(vault, index_home)
     state = load_state(index_home) or {}
-    last_path = state_path(index_home).with_name("last_run.json")
+    last_path = IndexLayout(index_home).signal_last_run
     try:
         last = json.loads(last_path.read_text(encoding="utf-8"))
     except (OSError, ValueError):

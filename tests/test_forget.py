@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from memsearch.api import index_vault, log, open_index
 from memsearch.cli import main
-from memsearch.forget import FORGET_FILE, forget
+from memsearch.forget import forget
 from memsearch.index import store
 
 SECRET = "secret/diary.md"
@@ -109,7 +109,7 @@ def test_forget_with_purge_leaves_no_byte_of_the_memory(vault_copy):
     assert "forgotten" in dict((s.path, s.reason) for s in report.skipped)[SECRET]
     assert SECRET not in _paths(open_index(vault).search("zebra quartz vault code", k=5))
     # the forget list holds a hash of the path, never the path
-    assert SECRET.encode() not in (home / FORGET_FILE).read_bytes()
+    assert SECRET.encode() not in (home / "forgotten.json").read_bytes()
     fsck = subprocess.run(["git", "-C", str(home / "repo"), "fsck", "--strict"], capture_output=True)
     assert fsck.returncode == 0, fsck.stderr
 

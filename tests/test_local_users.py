@@ -15,8 +15,9 @@ from click.testing import CliRunner
 
 import memsearch
 from memsearch.cli import main
-from memsearch.client import DISCOVERY_FILE, ServerClient, ServerUnavailable, read_discovery
+from memsearch.client import ServerClient, ServerUnavailable, read_discovery
 
+DISCOVERY_FILE = "serve.json"  # the on-disk name, as a script that looks for a server reads it
 NOW = "2025-04-01T00:00:00+00:00"
 PLANTED = {"query": "x", "results": [{"path": "planted/evil.md", "ref": "planted/evil.md:1-1", "score": 1.0}]}
 

@@ -2,8 +2,7 @@
 
 from memsearch.api import open_index
 from memsearch.index import store
-from memsearch.index.versioning import REPO_SUBDIR
-from memsearch.paths import manifest_head_path
+from memsearch.paths import manifest_head_path, read_manifest_head
 from memsearch.preload import EmbedderPreload
 
 
@@ -25,9 +24,9 @@ def test_preloaded_embedder_answers_like_a_lazily_loaded_one(indexed_vault):
 
 def test_a_preload_started_before_the_engine_is_taken_by_it(indexed_vault):
     home = store.default_home(indexed_vault)
-    assert manifest_head_path(home) == home / REPO_SUBDIR / store.MANIFEST  # the light path agrees
+    assert manifest_head_path(home) == home / "repo" / store.MANIFEST  # the light path agrees
     preload = EmbedderPreload(home, indexed_vault)
-    assert preload.spec == store.read_manifest_head(home)["embedder"]["spec"]
+    assert preload.spec == read_manifest_head(home)["embedder"]["spec"]
     engine = open_index(indexed_vault, preload_embedder=preload)
     preload._thread.join()
     loaded = preload._embedder

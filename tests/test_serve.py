@@ -22,7 +22,6 @@ import memsearch
 from memsearch.api import open_index
 from memsearch.cli import main
 from memsearch.client import (
-    DISCOVERY_FILE,
     BadRequest,
     ServerClient,
     ServerRefused,
@@ -35,6 +34,7 @@ from memsearch.client import (
 from memsearch.errors import MemsearchError
 from memsearch.server import Server
 
+DISCOVERY_FILE = "serve.json"  # the on-disk name, as a script that looks for a server reads it
 NOW = "2025-04-01T00:00:00+00:00"
 QUERIES = [
     ("who approved the new Ed25519 key?", {}),

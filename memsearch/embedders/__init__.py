@@ -41,6 +41,7 @@ from typing import Any
 from memsearch.config import CONFIG_FILENAME, Settings, load_config_file
 from memsearch.embedding import DEFAULT_EMBEDDER, Embedder, get_embedder, split_spec
 from memsearch.errors import ConfigError
+from memsearch.paths import read_manifest_head
 
 #: Environment variable naming the embedder (beaten only by an explicit ``--embedder``).
 EMBEDDER_ENV = "MEMSEARCH_EMBEDDER"
@@ -69,8 +70,6 @@ def index_manifest_embedder(index_home: Path | None) -> dict[str, Any]:
     """The ``embedder`` record of the index at ``index_home`` ({} if none or unreadable)."""
     if index_home is None:
         return {}
-    from memsearch.index.store import read_manifest_head
-
     manifest = read_manifest_head(Path(index_home))
     info = manifest.get("embedder") if isinstance(manifest, dict) else None
     return info if isinstance(info, dict) else {}

@@ -47,7 +47,7 @@ from memsearch.index.graph import normalize as normalize_entity_key
 from memsearch.index.keyword import KeywordIndex, PackedTerms
 from memsearch.index.temporal import TimeIndex
 from memsearch.index.vectors import VectorIndex
-from memsearch.index.versioning import REPO_SUBDIR, IndexRepo, crashpoint
+from memsearch.index.versioning import IndexRepo, crashpoint
 from memsearch.models import Chunk, chunk_from_fields, entry_dated
 
 #: Format of the committed files (manifest, shards, vectors). 1 was the single-folder layout.
@@ -55,10 +55,6 @@ FORMAT_VERSION = 3
 #: Format of a snapshot folder (a cache: a snapshot of another format is rebuilt).
 SNAPSHOT_FORMAT = 1
 #: The single-folder layout of format 1 (``<home>/index/``): an index found there is rebuilt.
-INDEX_SUBDIR = "index"
-LEGACY_SUBDIR = INDEX_SUBDIR
-CACHE_SUBDIR = "cache"
-SNAPSHOTS_SUBDIR = "snapshots"
 MANIFEST = "manifest.json"
 FILES_SUBDIR = "files"
 #: Snapshots kept besides the current one (recently used first): ``search --at`` of a recent
@@ -331,8 +327,9 @@ def empty_index(dim: int | None = None) -> IndexData:
 
 def snapshots_dir(home: Path) -> Path:
     """This repository's snapshots (the cache folder may be shared by several index homes)."""
-    tag = hashlib.sha1(os.path.realpath(Path(home) / REPO_SUBDIR).encode()).hexdigest()[:12]
-    return Path(home) / CACHE_SUBDIR / SNAPSHOTS_SUBDIR / tag
+    layout = paths.IndexLayout(home)
+    tag = hashlib.sha1(os.path.realpath(layout.repo).encode()).hexdigest()[:12]
+    return layout.snapshots / tag
 
 
 def has_snapshot(home: Path, commit: str) -> bool:
@@ -348,7 +345,7 @@ def save_snapshot(home: Path, data: IndexData) -> Path:
     target = root / data.commit
     if (target / "meta.json").exists():
         return target
-    private_dir(Path(home) / CACHE_SUBDIR)
+    private_dir(paths.IndexLayout(home).cache)
     private_dir(root.parent)
     private_dir(root)
     staging = root / f".staging-{os.getpid()}-{time.monotonic_ns()}"
@@ -468,29 +465,18 @@ def read_manifest(home: Path) -> dict[str, Any]:
     For callers that want a glance (the embedder an index was built with, doctor); a search loads
     the committed manifest with its snapshot.
     """
-    root = Path(home) / REPO_SUBDIR
+    layout = paths.IndexLayout(home)
+    root = layout.repo
     try:
         buckets = [p.read_bytes() for p in sorted((root / FILES_SUBDIR).glob("*.json"))]
         return decode_manifest((root / MANIFEST).read_bytes(), buckets)
     except (OSError, ValueError):
         pass
     try:
-        data = json.loads((Path(home) / LEGACY_SUBDIR / MANIFEST).read_text(encoding="utf-8"))
+        data = json.loads((layout.legacy_index / MANIFEST).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
     return data if isinstance(data, dict) else {}
-
-
-def read_manifest_head(home: Path) -> dict[str, Any]:
-    """``manifest.json`` alone (format, embedder, settings, next id; no file table): one small read."""
-    for path in (Path(home) / REPO_SUBDIR / MANIFEST, Path(home) / LEGACY_SUBDIR / MANIFEST):
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            continue
-        if isinstance(data, dict):
-            return data
-    return {}
 
 
 def head_commit(home: Path) -> str | None:
@@ -732,7 +718,7 @@ def load(index_home: Path, at: str | None = None) -> IndexData:
     paths.check_home(home)
     repo = IndexRepo(home)
     if not repo.exists():
-        if (home / LEGACY_SUBDIR / MANIFEST).exists():
+        if (paths.IndexLayout(home).legacy_index / MANIFEST).exists():
             raise IndexMissingError(
                 f"the index at {home} is in an older layout; run `memsearch index VAULT` to rebuild it"
                 " (cached embeddings make that quick)"

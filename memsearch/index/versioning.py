@@ -28,9 +28,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from memsearch.errors import IndexCorruptError, IndexWriteError, RevisionError
-from memsearch.paths import private_dir
+from memsearch.paths import IndexLayout, private_dir
 
-REPO_SUBDIR = "repo"
 BRANCH = "main"
 AUTHOR_NAME = "memsearch"
 AUTHOR_EMAIL = "memsearch@localhost"
@@ -146,7 +145,7 @@ class IndexRepo:
 
     def __init__(self, home: Path) -> None:
         self.home = Path(home)
-        self.path = self.home / REPO_SUBDIR
+        self.path = IndexLayout(self.home).repo
         self.git_dir = self.path / ".git"
 
     # -- plumbing ---------------------------------------------------------------------------------
