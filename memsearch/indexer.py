@@ -39,12 +39,12 @@ from typing import Any
 
 import numpy as np
 
-from memsearch import speedups
 from memsearch.chunkers import CHUNKER_VERSION, chunk_file
 from memsearch.config import Settings
 from memsearch.errors import IndexWriteError, MemsearchError
 from memsearch.index import store
-from memsearch.index.keyword import PackedTerms, pack_terms
+from memsearch.index.keyword import PackedTerms
+from memsearch.index.keyword_terms import file_keyword_terms
 from memsearch.index.vectors import VectorIndex
 from memsearch.index.versioning import IndexRepo, crashpoint
 from memsearch.lock import DEFAULT_LOCK_TIMEOUT, index_lock
@@ -61,7 +61,6 @@ from memsearch.scan import (
     walk_markdown,
     walk_order,
 )
-from memsearch.tokenize import term_counts
 
 #: progress(stage, done, total)
 Progress = Callable[[str, int, int], None]
@@ -136,66 +135,6 @@ class IndexReport:
             "filled": self.filled,
             "notes": list(self.notes),
         }
-
-
-def file_keyword_terms(chunks: list[Chunk], settings: Settings) -> list[PackedTerms]:
-    """Term weights of each chunk of one file: its header and text, plus its neighbours' text at
-    a lower weight (each chunk's text tokenized once); packed as the keyword index keeps them."""
-    counts = [term_counts(chunk.text) for chunk in chunks]
-    headers: dict[str, dict[str, int]] = {}  # the chunks of a section share their header
-    out = []
-    for i, chunk in enumerate(chunks):
-        header = headers.get(chunk.header)
-        if header is None:
-            header = headers[chunk.header] = term_counts(chunk.header)
-        out.append(_packed_terms(header, i, settings, counts))
-    return out
-
-
-def packed_terms_py(
-    header: dict[str, int], i: int, settings: Settings, text_counts: list[dict[str, int]]
-) -> PackedTerms:
-    """Chunk i's packed keyword terms: the reference for ``memsearch._speedups.merge_terms``."""
-    return pack_terms(_keyword_terms(header, i, settings, text_counts))
-
-
-def _packed_terms_c(
-    header: dict[str, int], i: int, settings: Settings, text_counts: list[dict[str, int]]
-) -> PackedTerms:
-    terms, weights, length = _merge_terms(
-        header, text_counts, i, settings.context_neighbours, settings.context_weight, settings.context_decay
-    )
-    tfs = array("f")
-    tfs.frombytes(weights)
-    return terms, tfs, length
-
-
-# The compiled twin (memsearch/_speedups.c) where memsearch.speedups says it runs.
-_merge_terms: Callable[..., tuple[list[str], bytes, float]] | None = speedups.pick("merge_terms", None)
-_packed_terms = packed_terms_py if _merge_terms is None else _packed_terms_c
-
-
-def _keyword_terms(
-    header: dict[str, int], i: int, settings: Settings, text_counts: list[dict[str, int]]
-) -> dict[str, float]:
-    # Header terms, then the text's (the order of Counter(header + text)); whole counts until a
-    # neighbour's share is added, which makes the same floats as starting from float counts.
-    weights: dict[str, float] = dict(header)
-    get = weights.get
-    for term, count in text_counts[i].items():
-        weights[term] = get(term, 0) + count
-    n = settings.context_neighbours
-    if n > 0 and settings.context_weight > 0:
-        for j in range(max(0, i - n), min(len(text_counts), i + n + 1)):
-            if j == i:
-                continue
-            # Each step away halves again: the next turn says more about this one than the third.
-            share = (
-                settings.context_weight ** abs(j - i) if settings.context_decay else settings.context_weight
-            )
-            for term, count in text_counts[j].items():
-                weights[term] = get(term, 0.0) + share * count
-    return weights
 
 
 def embed_text(chunks: list[Chunk], i: int, settings: Settings) -> str:

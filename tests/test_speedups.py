@@ -19,9 +19,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memsearch import entities, indexer, speedups
+from memsearch import entities, speedups
 from memsearch import tokenize as tok
 from memsearch.config import Settings
+from memsearch.index import keyword_terms
 
 #: The twin-identity tests compare the compiled twins in use with the Python ones: without a compiler
 #: at install (or with MEMSEARCH_NO_SPEEDUPS set) there is nothing to compare.
@@ -41,7 +42,7 @@ def _bound_twins() -> dict[str, bool]:
         "raw_token_counts": compiled is not None and tok._raw_token_counts is compiled.raw_token_counts,
         "vocabulary_words": compiled is not None and entities._vocabulary_words is compiled.vocabulary_words,
         "split_words": compiled is not None and entities._split_words is compiled.split_words,
-        "merge_terms": indexer._packed_terms is indexer._packed_terms_c,
+        "merge_terms": keyword_terms.packed_terms is keyword_terms.packed_terms_c,
     }
 
 
@@ -53,7 +54,7 @@ def test_every_caller_runs_the_twin_the_switch_chose():
         assert tok._raw_token_counts is tok.raw_token_counts_py
         assert entities._vocabulary_words is entities.vocabulary_words_py
         assert entities._split_words == entities._TOKEN_SPLIT_RE.split
-        assert indexer._packed_terms is indexer.packed_terms_py
+        assert keyword_terms.packed_terms is keyword_terms.packed_terms_py
 
 
 def _has_c_compiler() -> bool:
@@ -73,12 +74,13 @@ def test_the_compiled_module_is_built_and_used_where_a_compiler_is_at_hand():
 
 def test_the_environment_variable_turns_the_compiled_twins_off():
     probe = (
-        "from memsearch import entities, indexer, speedups, tokenize as tok;"
+        "from memsearch import entities, speedups, tokenize as tok;"
+        "from memsearch.index import keyword_terms;"
         "assert not speedups.ENABLED and speedups.compiled is None;"
         "assert tok._count_terms is tok.count_terms_py and tok._raw_token_counts is tok.raw_token_counts_py;"
         "assert entities._vocabulary_words is entities.vocabulary_words_py;"
         "assert entities._split_words == entities._TOKEN_SPLIT_RE.split;"
-        "assert indexer._packed_terms is indexer.packed_terms_py"
+        "assert keyword_terms.packed_terms is keyword_terms.packed_terms_py"
     )
     env = {**os.environ, speedups.DISABLE_ENV: "1"}
     subprocess.run([sys.executable, "-c", probe], env=env, check=True)
@@ -130,8 +132,8 @@ def test_merge_terms_matches_python(header, texts, pick, neighbours, weight, dec
         Settings(), context_neighbours=neighbours, context_weight=weight, context_decay=decay
     )
     i = pick % len(texts)
-    got = indexer._packed_terms_c(header, i, shape, texts)
-    _same(got, indexer.packed_terms_py(header, i, shape, texts))
+    got = keyword_terms.packed_terms_c(header, i, shape, texts)
+    _same(got, keyword_terms.packed_terms_py(header, i, shape, texts))
     assert isinstance(got[1], array) and got[1].typecode == "f"
 
 
@@ -152,12 +154,12 @@ def test_whole_files_give_the_same_terms_either_way(monkeypatch):
     compiled, python = [], []
     for rel, text in sorted(files.items()):
         chunks = list(chunk_file(rel, text, shape).chunks)
-        compiled.append(indexer.file_keyword_terms(chunks, shape))
+        compiled.append(keyword_terms.file_keyword_terms(chunks, shape))
         with monkeypatch.context() as patch:
-            patch.setattr(indexer, "_packed_terms", indexer.packed_terms_py)
+            patch.setattr(keyword_terms, "packed_terms", keyword_terms.packed_terms_py)
             patch.setattr(tok, "_count_terms", tok.count_terms_py)
             patch.setattr(tok, "_raw_token_counts", tok.raw_token_counts_py)
-            python.append(indexer.file_keyword_terms(chunks, shape))
+            python.append(keyword_terms.file_keyword_terms(chunks, shape))
     assert sum(map(len, compiled)) > 60
     for got_file, want_file in zip(compiled, python, strict=True):
         for got, want in zip(got_file, want_file, strict=True):

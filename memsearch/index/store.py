@@ -45,6 +45,7 @@ from memsearch.errors import IndexCorruptError, IndexMissingError
 from memsearch.index.graph import EntityGraph
 from memsearch.index.graph import normalize as normalize_entity_key
 from memsearch.index.keyword import KeywordIndex, PackedTerms
+from memsearch.index.keyword_terms import file_keyword_terms
 from memsearch.index.temporal import TimeIndex
 from memsearch.index.vectors import VectorIndex
 from memsearch.index.versioning import IndexRepo, crashpoint
@@ -290,8 +291,6 @@ def add_file_chunks(
     ``terms``: their keyword terms if already made (by the process that chunked the file);
     ``graph=False``: not in the graph (a caller about to rebuild it from every chunk)."""
     if terms is None:
-        from memsearch.indexer import file_keyword_terms
-
         terms = file_keyword_terms(chunks, shape)
     for cid, chunk, chunk_terms in zip(ids, chunks, terms, strict=True):
         data.chunks[cid] = chunk
