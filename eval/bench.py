@@ -13,7 +13,7 @@ What each column is:
 
 - ``<size> stand-in``: vectors from ``hash:384``, a deterministic bag-of-words stand-in embedder
   (hashed token vectors, summed and normalised: neighbours share words, so the HNSW graph is
-  clustered as with a real model). It is registered in ``memsearch.embedding.EMBEDDERS`` inside the
+  clustered as with a real model). It is registered in ``memsearch.embedders.registry.EMBEDDERS`` inside the
   benchmark's own processes only (memsearch itself is not changed); the real model would take hours
   at 100k chunks on two cores. Build, size, memory and query latency excluding the query embedding
   are those of the real engine; anything "including embedding" is the stand-in's (near zero).
@@ -90,7 +90,10 @@ class HashEmbedder:
         rng = np.random.default_rng(20250701)
         self._basis = rng.standard_normal((self.buckets, self.dim)).astype(np.float32)
         self._memo: dict[str, int] = {}
-        from memsearch.embedding import make_fingerprint
+        try:
+            from memsearch.embedders.base import make_fingerprint
+        except ImportError:  # an engine before memsearch/embedders/ (bench --compare)
+            from memsearch.embedding import make_fingerprint
 
         self.fingerprint = make_fingerprint(backend="bench-hash", version=STANDIN_VERSION, dim=self.dim)
 
@@ -130,9 +133,12 @@ class HashEmbedder:
 
 def register_standin() -> None:
     """Make ``hash:DIM`` a known embedder spec in this process (memsearch's registry is a dict)."""
-    from memsearch import embedding
+    try:
+        from memsearch.embedders import registry
+    except ImportError:  # an engine before memsearch/embedders/registry.py (bench --compare)
+        from memsearch import embedding as registry
 
-    embedding.EMBEDDERS.setdefault("hash", lambda option, **_: HashEmbedder(option))
+    registry.EMBEDDERS.setdefault("hash", lambda option, **_: HashEmbedder(option))
 
 
 # -- small helpers ----------------------------------------------------------------------------------
@@ -421,7 +427,7 @@ def w_update(task: dict) -> dict:
 
 def w_embed(task: dict) -> dict:
     """Throughput of the default model on short (ledger lines) and long (reference sections) texts."""
-    from memsearch.embedding import get_embedder
+    from memsearch.embedders.registry import get_embedder
 
     vault = Path(task["vault"])
     t = time.perf_counter()

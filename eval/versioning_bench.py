@@ -116,7 +116,7 @@ class HashEmbedder:
 
 
 def register_hash_embedder() -> None:
-    from memsearch import embedding
+    from memsearch.embedders import registry as embedding
 
     instance = HashEmbedder()
     embedding.EMBEDDERS["hash"] = lambda option, **options: instance

@@ -21,12 +21,12 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from memsearch.config import Settings
+from memsearch.embedders.preload import EmbedderPreload
 from memsearch.errors import MemsearchError
 from memsearch.index import store
 from memsearch.lock import DEFAULT_LOCK_TIMEOUT
 from memsearch.models import SearchResponse
 from memsearch.paths import check_home
-from memsearch.preload import EmbedderPreload
 from memsearch.query import Filters, as_datetime, parse_query
 from memsearch.scan import check_vault
 from memsearch.search import STRATEGIES, QueryEmbedding, search_index
@@ -246,7 +246,7 @@ class Memsearch:
                 )
             vector = self._embedder.embed_query(text)
         except Exception as exc:  # the embedder is a soft seam: the other strategies still answer
-            from memsearch.embedding import EmbedderUnavailableError
+            from memsearch.embedders.base import EmbedderUnavailableError
             from memsearch.errors import EmbedderError
 
             why = str(exc) if isinstance(exc, EmbedderError) else f"{type(exc).__name__}: {exc}"

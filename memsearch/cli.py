@@ -275,8 +275,8 @@ def run() -> None:
 
 def _preload_loading() -> bool:
     """Whether the embedder is still loading on its thread: then the process must end without the
-    interpreter's teardown (see :func:`memsearch.preload.loading`)."""
-    preload = sys.modules.get("memsearch.preload")
+    interpreter's teardown (see :func:`memsearch.embedders.preload.loading`)."""
+    preload = sys.modules.get("memsearch.embedders.preload")
     return preload is not None and preload.loading()
 
 
@@ -294,8 +294,8 @@ def _open_local(vault: Path, index_dir: Path | None, at: str | None = None, sema
     if semantic and at is None:
         # The model starts loading on a thread before the engine is even imported: a cold search
         # then waits for the longer of the two, not their sum.
+        from memsearch.embedders.preload import EmbedderPreload
         from memsearch.paths import default_home, resolved_vault
-        from memsearch.preload import EmbedderPreload
 
         folder = resolved_vault(vault)
         if folder is not None:
@@ -477,7 +477,7 @@ def _batch_error(line_id: Any, message: str) -> None:
 
 
 def _no_results_line(data: dict[str, Any]) -> str:
-    """"no results", and why: the filter that left nothing, or what the signal read."""
+    """ "no results", and why: the filter that left nothing, or what the signal read."""
     reason = data.get("signal_reason") or ""
     if reason.startswith("no results"):
         return reason
@@ -667,7 +667,7 @@ def interests(vault: str | None, index_dir: Path | None, check: bool, as_json: b
 def doctor(vault: str | None, index_dir: Path | None, embedder: str | None, as_json: bool) -> None:
     """Check the embedders: does Ollama answer, is the model pulled, which embedder built the index,
     and does the one a reindex would use match it. Exits 1 when something needs doing."""
-    from memsearch.embedders.doctor import diagnose
+    from memsearch.doctor import diagnose
 
     try:
         info = diagnose(_resolve_vault(vault), index_dir, embedder)

@@ -36,7 +36,8 @@ from typing import Any
 
 import numpy as np
 
-from memsearch.embedding import MiniLMEmbedder, get_embedder
+from memsearch.embedders.minilm import MiniLMEmbedder
+from memsearch.embedders.registry import get_embedder
 
 CONTEXT_TOKENS = 256
 MODELS = {"nomic-embed-text:latest": 768, "all-minilm:latest": 384}

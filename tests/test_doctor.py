@@ -15,7 +15,7 @@ from ollama_standin import StandIn
 
 from memsearch.api import index_vault
 from memsearch.cli import main
-from memsearch.embedders.doctor import diagnose
+from memsearch.doctor import diagnose
 
 
 @pytest.fixture(scope="module")

@@ -11,15 +11,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from memsearch import embedding
-from memsearch.embedding import (
+from memsearch.embedders import minilm as embedding
+from memsearch.embedders import registry
+from memsearch.embedders.base import Embedder
+from memsearch.embedders.minilm import (
     MINILM_MODEL_SHA256,
     MINILM_TOKENIZER_PATH,
     MINILM_TOKENIZER_SHA256,
-    Embedder,
     MiniLMEmbedder,
-    get_embedder,
 )
+from memsearch.embedders.registry import get_embedder
 from memsearch.errors import EmbedderError
 
 # Sentences of the sentence-transformers documentation; the expected cosines were
@@ -59,7 +60,7 @@ def _cos(a: np.ndarray, b: np.ndarray) -> float:
 def test_import_and_get_embedder_load_nothing() -> None:
     code = (
         "import sys\n"
-        "from memsearch.embedding import get_embedder\n"
+        "from memsearch.embedders.registry import get_embedder\n"
         "e = get_embedder('minilm')\n"
         "fp = e.fingerprint\n"
         "assert not e.loaded\n"
@@ -97,13 +98,13 @@ def test_registry_is_open_and_instances_are_shared(minilm: MiniLMEmbedder) -> No
         def embed_query(self, text):
             return np.ones(3, np.float32)
 
-    embedding.EMBEDDERS["fake"] = Fake
+    registry.EMBEDDERS["fake"] = Fake
     try:
         made = get_embedder("fake:model-x")
         assert isinstance(made, Fake) and made.option == "model-x"
     finally:
-        del embedding.EMBEDDERS["fake"]
-        embedding._instances.pop("fake:model-x", None)
+        del registry.EMBEDDERS["fake"]
+        registry.drop_instances("fake")
 
 
 def test_fingerprint_is_short_stable_and_covers_prefixes() -> None:

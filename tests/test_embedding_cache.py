@@ -11,7 +11,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from memsearch.embedding import MiniLMEmbedder, get_embedder
+from memsearch.embedders.minilm import MiniLMEmbedder
+from memsearch.embedders.registry import get_embedder
 from memsearch.errors import EmbedderError, IndexCorruptError
 from memsearch.index.embedding_cache import EmbeddingCache, embed_with_cache, text_key
 

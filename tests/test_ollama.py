@@ -18,8 +18,8 @@ import numpy as np
 import pytest
 from ollama_standin import StandIn
 
-from memsearch import embedding
-from memsearch.embedders import backend_options, embedder_for
+from memsearch.embedders import backend_options, embedder_for, registry
+from memsearch.embedders.base import EmbedderUnavailableError
 from memsearch.embedders.ollama import (
     DEFAULT_MODEL,
     OllamaEmbedder,
@@ -28,7 +28,7 @@ from memsearch.embedders.ollama import (
     resolve_host,
     split_in_two,
 )
-from memsearch.embedding import EmbedderUnavailableError, get_embedder
+from memsearch.embedders.registry import get_embedder
 from memsearch.errors import ConfigError, EmbedderError
 
 
@@ -283,4 +283,4 @@ def test_registered_instances_are_shared_per_spec_and_options(server) -> None:
     a = get_embedder("ollama:nomic-embed-text:256", host=server.host)
     assert get_embedder("ollama:nomic-embed-text:256", host=server.host) is a
     assert get_embedder("ollama:nomic-embed-text:256", host="http://127.0.0.1:1") is not a
-    assert "ollama" in embedding.EMBEDDERS
+    assert "ollama" in registry.EMBEDDERS

@@ -199,7 +199,7 @@ def test_a_failing_callback_does_not_stop_the_others(watched):
 
 
 def test_with_the_embedder_down_new_chunks_wait_for_the_next_run(watched, monkeypatch):
-    from memsearch.embedding import MiniLMEmbedder
+    from memsearch.embedders.minilm import MiniLMEmbedder
 
     def down(self, text):
         raise ConnectionError("embedder unreachable")

@@ -20,9 +20,10 @@ import numpy as np
 import pytest
 from ollama_standin import StandIn
 
-from memsearch import embedding
 from memsearch.api import index_vault, open_index
-from memsearch.embedding import EmbedderUnavailableError, get_embedder, make_fingerprint
+from memsearch.embedders import registry
+from memsearch.embedders.base import EmbedderUnavailableError, make_fingerprint
+from memsearch.embedders.registry import get_embedder
 from memsearch.errors import EmbedderError
 from memsearch.index import store
 from memsearch.index.embedding_cache import MAX_SINGLE_FAILURES
@@ -77,14 +78,13 @@ def register():
     names: list[str] = []
 
     def add(name: str, embedder) -> None:
-        embedding.EMBEDDERS[name] = lambda option, **options: embedder
+        registry.EMBEDDERS[name] = lambda option, **options: embedder
         names.append(name)
 
     yield add
     for name in names:
-        embedding.EMBEDDERS.pop(name, None)
-        for key in [k for k in embedding._instances if k.startswith(f"{name}:")]:
-            del embedding._instances[key]
+        registry.EMBEDDERS.pop(name, None)
+        registry.drop_instances(name)
 
 
 def _results(vault: Path, index_dir: Path | None = None) -> list[list[dict]]:

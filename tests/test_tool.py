@@ -180,7 +180,7 @@ def test_corrupt_index_is_reported_not_raised(vault_copy):
 
 
 def test_embedder_down_degrades_instead_of_failing(indexed_vault, monkeypatch):
-    from memsearch.embedding import MiniLMEmbedder
+    from memsearch.embedders.minilm import MiniLMEmbedder
 
     def down(self, text):
         raise ConnectionError("the embedding server did not answer")

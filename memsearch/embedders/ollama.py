@@ -24,7 +24,7 @@ What is sent, and why:
   enforced as a wall-clock deadline so a hung server never holds a search longer).
 
 Failures are :class:`~memsearch.errors.EmbedderError`; server down, hung, model not pulled, or a
-wrong model are :class:`~memsearch.embedding.EmbedderUnavailableError` (stop, record gaps), and
+wrong model are :class:`~memsearch.embedders.base.EmbedderUnavailableError` (stop, record gaps), and
 every message says what to do next.
 
 The fingerprint covers model, tag, native and output dimension, prefixes, truncation and
@@ -43,7 +43,12 @@ from typing import Any
 
 import numpy as np
 
-from memsearch.embedding import EmbedderUnavailableError, ProgressFn, call_with_deadline, make_fingerprint
+from memsearch.embedders.base import (
+    EmbedderUnavailableError,
+    ProgressFn,
+    call_with_deadline,
+    make_fingerprint,
+)
 from memsearch.errors import EmbedderError
 
 #: Where Ollama listens unless ``host`` or ``$OLLAMA_HOST`` says otherwise.

@@ -26,7 +26,7 @@ from memsearch.errors import EmbedderError, IndexCorruptError
 from memsearch.paths import private_dir
 
 if TYPE_CHECKING:  # pragma: no cover
-    from memsearch.embedding import Embedder
+    from memsearch.embedders.base import Embedder
 
 SCHEMA_VERSION = 1
 #: Keys per ``IN (...)`` query: well under SQLite's smallest variable limit (999).
@@ -279,7 +279,7 @@ def embed_texts_with_cache(
     and each call's vectors are stored in the cache as soon as it returns, so a failure
     part-way keeps everything computed before it. Failures are soft:
 
-    - :class:`~memsearch.embedding.EmbedderUnavailableError` (server down, hung, model
+    - :class:`~memsearch.embedders.base.EmbedderUnavailableError` (server down, hung, model
       missing, wrong model) or any unexpected exception: stop; everything not yet embedded
       is a gap (one timeout is paid once, not once per batch);
     - any other :class:`EmbedderError` (this batch was refused): its texts are tried one at
@@ -292,7 +292,7 @@ def embed_texts_with_cache(
     ``origins`` (parallel to ``texts``): the path hash of the file each text is for, recorded in
     the cache with every vector stored or reused (see :data:`ORIGINS_TABLE`).
     """
-    from memsearch.embedding import EmbedderUnavailableError
+    from memsearch.embedders.base import EmbedderUnavailableError
 
     if isinstance(texts, str):
         raise TypeError("embed_texts_with_cache takes a sequence of texts, not one str")

@@ -11,8 +11,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from memsearch.embedders import choose_embedder, embedder_for, index_manifest_embedder
-from memsearch.embedding import Embedder, call_with_deadline
+from memsearch.embedders.base import Embedder, call_with_deadline
+from memsearch.embedders.choice import choose_embedder, embedder_for, index_manifest_embedder
+from memsearch.embedders.ollama import OllamaEmbedder
 from memsearch.index import store
 from memsearch.scan import check_vault
 
@@ -36,8 +37,6 @@ def _probe(embedder: Embedder, timeout: float) -> dict[str, Any]:
 
 def _ollama(embedder: Any, needed: bool, timeout: float) -> dict[str, Any]:
     """Does the server answer, and is the model pulled."""
-    from memsearch.embedders.ollama import OllamaEmbedder
-
     assert isinstance(embedder, OllamaEmbedder)
     report: dict[str, Any] = {
         "host": embedder.host,
@@ -126,8 +125,6 @@ def diagnose(
         to_probe["chosen"] = current
 
     # Ollama: checked whenever an embedder in play uses it, else only noted.
-    from memsearch.embedders.ollama import OllamaEmbedder
-
     in_play = [e for e in to_probe.values() if isinstance(e, OllamaEmbedder)]
     ollama = in_play[0] if in_play else embedder_for("ollama", vault)
     report["ollama"] = _ollama(ollama, needed=bool(in_play), timeout=timeout)

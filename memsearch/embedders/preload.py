@@ -12,6 +12,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from memsearch.embedders.choice import embedder_for
 from memsearch.paths import read_manifest_head
 
 _THREAD_NAME = "memsearch-embedder-preload"
@@ -42,8 +43,6 @@ class EmbedderPreload:
 
     def _load(self) -> None:
         try:
-            from memsearch.embedders import embedder_for
-
             embedder = embedder_for(str(self.spec), self.vault)
             if hasattr(embedder, "load"):
                 embedder.load()
