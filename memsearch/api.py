@@ -455,9 +455,9 @@ class Memsearch:
                     f"{path} is not inside the vault {self.vault}; nothing to index"
                 ) from exc
         rel = p.as_posix()
-        from memsearch.indexer import _indexable
+        from memsearch.indexer import indexable
 
-        if not _indexable(self.vault, rel):
+        if not indexable(self.vault, rel):
             raise MemsearchError(
                 f"{rel} is not a memory memsearch indexes (a .md file outside hidden folders of the vault)"
             )
@@ -473,7 +473,8 @@ class Memsearch:
         """Index ``rel`` in memory at once (keyword, graph, time), ahead of the repository."""
         from memsearch.chunkers import chunk_file
         from memsearch.forget import FORGOTTEN_REASON, load_forget_list
-        from memsearch.indexer import LivePreview, _fallback, _stamp
+        from memsearch.indexer.prepare import fallback, stamp_chunks
+        from memsearch.indexer.update import LivePreview
         from memsearch.scan import Skipped, git_commit_times, read_file
 
         full = self.vault / rel
@@ -493,7 +494,7 @@ class Memsearch:
                 times = (
                     git_commit_times(self.vault, [rel]) if not all(c.timestamp for c in parsed.chunks) else {}
                 )
-                chunks, _ = _stamp(parsed.chunks, _fallback(got, times))
+                chunks, _ = stamp_chunks(parsed.chunks, fallback(got, times))
                 if forgotten.entities:
                     chunks = [c for c in chunks if not forgotten.names_entity(c.entities)]
             except Exception as exc:  # one file must never break the caller
@@ -613,7 +614,7 @@ class Memsearch:
 
     def _embed_gaps(self, batch: list[str]) -> None:
         """Embed the batch's gap chunks into the embedding cache (no lock held: it may take long)."""
-        from memsearch.indexer import _embed_texts, embed_text
+        from memsearch.indexer import embed_text, embed_texts
 
         with self._guard:
             manifest = self.index.manifest
@@ -631,7 +632,7 @@ class Memsearch:
                     embed_text(chunks, i, shape) for i, cid in enumerate(entry["chunks"]) if cid in gaps
                 ]
         if texts:
-            _embed_texts(
+            embed_texts(
                 self.vault,
                 self.settings,
                 self.index_home,

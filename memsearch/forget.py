@@ -625,7 +625,7 @@ def _apply(
     """Take every memory of ``forget`` out of HEAD (one commit), and with ``purge`` out of every
     commit, then out of the snapshots, the embedding cache and the signal log. Each step can be
     done again: a purge killed at any point is finished by doing it all again."""
-    from memsearch.indexer import _put, _put_buckets
+    from memsearch.indexer.writer import put, put_buckets
 
     files: dict[str, dict] = manifest["files"]
     dim = (manifest.get("embedder") or {}).get("dim")
@@ -641,7 +641,7 @@ def _apply(
                 (root / rel).unlink()
                 staged.append(rel)
         else:
-            staged.append(_put(root, rel, data))
+            staged.append(put(root, rel, data))
     skipped = manifest.get("skipped", {})
     hidden = [p for p in skipped if forget.has_path(p) and skipped[p] != FORGOTTEN_REASON]
     if touched or hidden:
@@ -655,8 +655,8 @@ def _apply(
                 new_manifest["skipped"][p] = FORGOTTEN_REASON
         new_manifest["skipped"] = dict(sorted(new_manifest["skipped"].items()))
         new_manifest["gaps"] = sorted(c for e in new_files.values() for c in e.get("gaps", ()))
-        staged += _put_buckets(root, new_manifest, touched)
-        staged.append(_put(root, store.MANIFEST, store.encode_manifest_head(new_manifest)))
+        staged += put_buckets(root, new_manifest, touched)
+        staged.append(put(root, store.MANIFEST, store.encode_manifest_head(new_manifest)))
     commit = repo.commit(staged, message(pruner.chunks)) if staged else None
     report = ForgetReport([], pruner.chunks, commit)
     cache_keys = set(keys or ())

@@ -216,7 +216,7 @@ def test_prefetch_passes_over_what_it_cannot_open(tmp_path):
 
 def test_the_scan_announces_every_file_it_reads(vault_copy, monkeypatch):
     """The read-ahead windows cover the whole vault, each file announced before it is read."""
-    from memsearch import indexer
+    from memsearch.indexer import update as indexer
 
     announced: list[str] = []
     read: list[str] = []

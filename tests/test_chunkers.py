@@ -645,9 +645,9 @@ def test_prose_aliases_join_the_files_aliases_and_frontmatter_wins():
 
 def test_an_older_chunkers_index_is_chunked_again(monkeypatch):
     """The chunker's version is part of the settings fingerprint that decides a full re-chunk."""
-    import memsearch.indexer as indexer
     from memsearch.config import Settings
+    from memsearch.indexer import writer
 
-    before = indexer._settings_fingerprint(Settings())
-    monkeypatch.setattr(indexer, "CHUNKER_VERSION", indexer.CHUNKER_VERSION + 1)
-    assert indexer._settings_fingerprint(Settings()) != before
+    before = writer.settings_fingerprint(Settings())
+    monkeypatch.setattr(writer, "CHUNKER_VERSION", writer.CHUNKER_VERSION + 1)
+    assert writer.settings_fingerprint(Settings()) != before

@@ -6,10 +6,10 @@ import shutil
 
 import pytest
 
-from memsearch import indexer
 from memsearch.api import index_vault, open_index
 from memsearch.index import store
 from memsearch.index.versioning import IndexRepo
+from memsearch.indexer import prepare as indexer
 
 N_FILES = indexer.PARALLEL_MIN_FILES + 40
 
@@ -61,7 +61,7 @@ def test_parallel_and_serial_chunking_build_the_same_index(tmp_path, monkeypatch
     monkeypatch.setattr(indexer, "chunk_file", chunk_file)  # forked workers inherit the patch
     calls = []
     # Two processes whatever the machine (and whatever threads earlier tests left running).
-    monkeypatch.setattr(indexer, "_chunk_workers", lambda n: calls.append(2 if n > 1 else 1) or calls[-1])
+    monkeypatch.setattr(indexer, "chunk_workers", lambda n: calls.append(2 if n > 1 else 1) or calls[-1])
     parallel = _vault(tmp_path / "a", fixture_vault)
     report = index_vault(parallel, embed=False)
     assert calls == [2], "the run should have chunked over two processes"
@@ -70,7 +70,7 @@ def test_parallel_and_serial_chunking_build_the_same_index(tmp_path, monkeypatch
     chunked_in.unlink()
     assert report.files >= N_FILES
 
-    monkeypatch.setattr(indexer, "_chunk_workers", lambda n: calls.append(1) or 1)
+    monkeypatch.setattr(indexer, "chunk_workers", lambda n: calls.append(1) or 1)
     serial = tmp_path / "b" / "vault"
     shutil.copytree(parallel, serial, ignore=shutil.ignore_patterns(".memsearch*"))
     for src in parallel.rglob("*"):  # same mtimes: fallback timestamps come from them
@@ -100,17 +100,17 @@ def test_workers_stay_one_for_small_runs_or_with_threads(monkeypatch):
     monkeypatch.setattr(
         indexer.threading, "active_count", lambda: threading.enumerate().__len__() - baseline + 1
     )
-    assert indexer._chunk_workers(indexer.PARALLEL_MIN_FILES - 1) == 1
-    assert indexer._chunk_workers(indexer.PARALLEL_MIN_FILES) == 4
+    assert indexer.chunk_workers(indexer.PARALLEL_MIN_FILES - 1) == 1
+    assert indexer.chunk_workers(indexer.PARALLEL_MIN_FILES) == 4
     monkeypatch.setenv(indexer.WORKERS_ENV, "1")
-    assert indexer._chunk_workers(10_000) == 1
+    assert indexer.chunk_workers(10_000) == 1
     monkeypatch.setenv(indexer.WORKERS_ENV, "2")
-    assert indexer._chunk_workers(10_000) == 2
+    assert indexer.chunk_workers(10_000) == 2
     stop = threading.Event()
     thread = threading.Thread(target=stop.wait)
     thread.start()
     try:
-        assert indexer._chunk_workers(10_000) == 1  # never fork a process that runs other threads
+        assert indexer.chunk_workers(10_000) == 1  # never fork a process that runs other threads
     finally:
         stop.set()
         thread.join()
@@ -128,10 +128,10 @@ def test_what_a_worker_sends_reads_back_as_what_it_chunked(fixture_vault):
     seen = aliases = stamped = 0
     for full, rel in walk_markdown(fixture_vault):
         vf = read_file(fixture_vault, full, rel)
-        fallback = indexer._fallback(vf, {})  # chunks without a date take the file's mtime
-        direct = indexer._chunk_or_reason(vf, settings, fallback)
-        sent = pickle.loads(pickle.dumps(indexer._chunk_for_pipe((vf, fallback), settings), protocol=5))
-        assert indexer._from_pipe(sent) == direct, vf.path
+        fallback = indexer.fallback(vf, {})  # chunks without a date take the file's mtime
+        direct = indexer.chunk_or_reason(vf, settings, fallback)
+        sent = pickle.loads(pickle.dumps(indexer.chunk_for_pipe((vf, fallback), settings), protocol=5))
+        assert indexer.from_pipe(sent) == direct, vf.path
         seen += len(direct[0].chunks)
         aliases += bool(direct[0].aliases)
         stamped += direct[2] is not None

@@ -1,0 +1,177 @@
+"""One file made ready for the index: read, chunked, timestamped, with its keyword terms.
+
+A chunk without a timestamp of its own takes the file's last commit time, else its mtime (the
+*fallback*). Many files are chunked over forked processes when there are enough of them to pay
+for the processes; each file's work stands alone.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import multiprocessing
+import os
+import sys
+import threading
+from array import array
+from collections.abc import Iterable, Iterator
+from datetime import UTC, datetime
+from functools import partial
+from pathlib import Path
+
+from memsearch.chunkers import chunk_file
+from memsearch.config import Settings
+from memsearch.index.keyword import PackedTerms
+from memsearch.index.keyword_terms import file_keyword_terms
+from memsearch.models import Chunk, ParsedFile, chunk_from_row, chunk_replace, chunk_row
+from memsearch.scan import (
+    VaultFile,
+)
+
+
+def embed_text(chunks: list[Chunk], i: int, settings: Settings) -> str:
+    """What is embedded for chunk i: header, text, and optionally its neighbours."""
+    n = settings.embed_neighbours
+    before = [chunks[j].text for j in range(max(0, i - n), i)] if n else []
+    after = [chunks[j].text for j in range(i + 1, min(len(chunks), i + n + 1))] if n else []
+    parts = [chunks[i].header, *before, chunks[i].text, *after]
+    return "\n".join(p for p in parts if p)
+
+
+def indexable(vault: Path, rel: str) -> bool:
+    from memsearch.scan import IGNORED_DIRS, MARKDOWN_SUFFIXES
+
+    parts = rel.split("/")
+    if any(p in IGNORED_DIRS or p.startswith(".") for p in parts[:-1]) or parts[-1].startswith("."):
+        return False
+    return parts[-1].lower().endswith(MARKDOWN_SUFFIXES) and ".." not in parts
+
+
+def fallback(vf: VaultFile, commit_times: dict[str, datetime]) -> tuple[list[str], datetime]:
+    """The timestamp a chunk without one takes: the file's last commit, else its mtime."""
+    when, source = commit_times.get(vf.path), "git"
+    if when is None:
+        when, source = datetime.fromtimestamp(vf.mtime, tz=UTC), "mtime"
+    return [source, when.isoformat()], when
+
+
+#: A run chunks at least this many files before it spreads them over processes (a fork and its
+#: pipe cost ~20 ms; one file ~1.5 ms to chunk).
+PARALLEL_MIN_FILES = 200
+
+
+#: ``MEMSEARCH_WORKERS=1`` keeps chunking in the calling process; a number caps the processes.
+WORKERS_ENV = "MEMSEARCH_WORKERS"
+
+
+#: What a chunk without a timestamp of its own takes: ([source, iso], when) (see ``fallback``).
+Fallback = tuple[list[str], datetime]
+
+
+#: A file chunked: its chunks (those without a timestamp given the fallback), each chunk's keyword
+#: terms, and the fallback's [source, iso] if a chunk took it.
+Chunked = tuple[ParsedFile, list[PackedTerms], list[str] | None]
+
+
+def chunk_or_reason(vf: VaultFile, settings: Settings, fallback: Fallback) -> Chunked | str:
+    """A file's chunks, timestamped, and each chunk's keyword terms (tokenizing is half the work:
+    it goes where the chunking goes), or why the file could not be chunked."""
+    try:
+        parsed = chunk_file(vf.path, vf.text, settings)
+    except Exception as exc:
+        return f"could not be chunked ({type(exc).__name__}: {exc})"
+    terms = file_keyword_terms(list(parsed.chunks), settings)  # (timestamps only change: terms stand)
+    chunks, stamp = stamp_chunks(parsed.chunks, fallback)
+    if stamp is not None:
+        parsed = dataclasses.replace(parsed, chunks=tuple(chunks))
+    return parsed, terms, stamp
+
+
+def chunk_workers(n_files: int) -> int:
+    """How many processes chunk ``n_files`` files: 1 unless many files, several cores, and a
+    single-threaded process (forking one with threads can copy a lock another thread held)."""
+    try:
+        cap = int(os.environ.get(WORKERS_ENV, "0") or 0)
+    except ValueError:
+        cap = 0
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    workers = min(cores, cap) if cap > 0 else cores
+    if (
+        workers < 2
+        or n_files < PARALLEL_MIN_FILES
+        or threading.active_count() > 1
+        or not sys.platform.startswith("linux")  # fork elsewhere (macOS) can break native libraries
+    ):
+        return 1
+    return workers
+
+
+def chunk_files(
+    files: list[VaultFile], settings: Settings, fallbacks: list[Fallback]
+) -> Iterator[Chunked | str]:
+    """Each file's chunks (or why it could not be chunked), in order; over forked processes when
+    there are enough files to pay for them (chunking is pure CPU, and files are independent)."""
+    workers = chunk_workers(len(files))
+    if workers == 1:
+        yield from (chunk_or_reason(vf, settings, fb) for vf, fb in zip(files, fallbacks, strict=True))
+        return
+    chunksize = max(1, min(64, len(files) // (workers * 8)))
+    tasks = zip(files, fallbacks, strict=True)
+    with multiprocessing.get_context("fork").Pool(workers) as pool:
+        for got in pool.imap(partial(chunk_for_pipe, settings=settings), tasks, chunksize):
+            yield got if isinstance(got, str) else from_pipe(got)
+
+
+def chunk_for_pipe(task: tuple[VaultFile, Fallback], settings: Settings) -> tuple | str:
+    """:func:`chunk_or_reason` in the shape a chunking process sends it back: each chunk as a tuple
+    of its fields, and the file's keyword terms flat (one tuple of terms; arrays of their weights,
+    of each chunk's count and length). Pickled as objects, a chunk and its terms took ~20 us to
+    unpickle (the parent did it while both cores chunked); as tuples and arrays, under a quarter."""
+    vf, fallback = task
+    got = chunk_or_reason(vf, settings, fallback)
+    if isinstance(got, str):
+        return got
+    parsed, terms, stamp = got
+    rows = [chunk_row(c) for c in parsed.chunks]
+    words: list[str] = []
+    weights = array("f")
+    sizes = array("q")
+    lengths = array("d")
+    for chunk_terms, tfs, length in terms:
+        words.extend(chunk_terms)
+        weights.extend(tfs)
+        sizes.append(len(chunk_terms))
+        lengths.append(length)
+    head = (parsed.path, parsed.title, parsed.frontmatter, parsed.aliases, parsed.warnings)
+    return head, rows, (tuple(words), weights, sizes, lengths), stamp
+
+
+def from_pipe(sent: tuple) -> Chunked:
+    """What :func:`chunk_for_pipe` sent, as :func:`chunk_or_reason` returned it."""
+    (path, title, frontmatter, aliases, warnings), rows, (words, weights, sizes, lengths), stamp = sent
+    chunks = [chunk_from_row(row) for row in rows]
+    terms: list[PackedTerms] = []
+    start = 0
+    for size, length in zip(sizes, lengths, strict=True):
+        end = start + size
+        terms.append((words[start:end], weights[start:end], length))
+        start = end
+    parsed = ParsedFile(
+        path=path,
+        title=title,
+        frontmatter=frontmatter,
+        aliases=aliases,
+        chunks=tuple(chunks),
+        warnings=warnings,
+    )
+    return parsed, terms, stamp
+
+
+def stamp_chunks(chunks: Iterable[Chunk], fallback: Fallback) -> tuple[list[Chunk], list[str] | None]:
+    """The chunks, those without a timestamp given the fallback's; its [source, iso] if one took it."""
+    chunks = list(chunks)
+    if all(c.timestamp for c in chunks):
+        return chunks, None
+    stamp, when = fallback
+    return [
+        c if c.timestamp else chunk_replace(c, timestamp=when, timestamp_source=stamp[0]) for c in chunks
+    ], stamp

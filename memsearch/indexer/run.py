@@ -1,0 +1,127 @@
+"""``index_vault``: bring a vault's index up to date, under the write lock, as one commit."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import time
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from memsearch.config import Settings
+from memsearch.index import store
+from memsearch.indexer.report import IndexReport, Progress
+from memsearch.indexer.update import Update
+from memsearch.indexer.writer import (
+    DeferredLoadError,
+    open_for_write,
+)
+from memsearch.lock import DEFAULT_LOCK_TIMEOUT, index_lock
+from memsearch.paths import check_home
+from memsearch.scan import (
+    check_vault,
+    walk_order,
+)
+
+
+def _exclude_from_vault_git(vault: Path, index_home: Path) -> None:
+    """A vault that is a git repository gets the index folder in its ``.git/info/exclude`` (it
+    showed as untracked, one `git add .` from committing every vector). Never fails a run."""
+    git_dir = vault / ".git"
+    if not git_dir.is_dir():
+        return
+    try:
+        rel = Path(os.path.abspath(index_home)).relative_to(os.path.abspath(vault)).as_posix()
+    except ValueError:
+        return  # the index lives outside the vault
+    line = f"/{rel}/"
+    exclude = git_dir / "info" / "exclude"
+    with contextlib.suppress(OSError, UnicodeDecodeError):
+        text = exclude.read_text(encoding="utf-8") if exclude.exists() else ""
+        if line in text.splitlines():
+            return
+        exclude.parent.mkdir(exist_ok=True)
+        with open(exclude, "a", encoding="utf-8") as fh:
+            fh.write(("" if not text or text.endswith("\n") else "\n") + f"# memsearch's index\n{line}\n")
+
+
+def index_vault(
+    vault: Path,
+    settings: Settings | None = None,
+    progress: Progress | None = None,
+    index_home: Path | None = None,
+    embed: bool = True,
+    embedder: str | None = None,
+    reembed: bool = False,
+    *,
+    paths: Iterable[str | Path] | None = None,
+    lock_timeout: float | None = DEFAULT_LOCK_TIMEOUT,
+    what: str = "memsearch index",
+    keep: list | None = None,
+) -> IndexReport:
+    """Bring the vault's index up to date: only what changed is chunked, embedded and committed.
+
+    ``embedder`` is a spec (``minilm``, ``ollama``, ``ollama:nomic-embed-text:256``); without
+    one, ``$MEMSEARCH_EMBEDDER``, the vault config, then the embedder the index was built with
+    decide (see :mod:`memsearch.embedders`). ``embed=False`` embeds nothing but still takes
+    every vector the cache holds. ``reembed=True`` ignores the cache and embeds every chunk
+    again (after the model changed under the same name, e.g. a new ``ollama pull``).
+    ``paths`` limits the update to those files (vault-relative or absolute; a missing one is
+    removed from the index), as ``watch`` does; by default the whole vault is scanned.
+
+    Waits up to ``lock_timeout`` seconds for another writer (``None``: for ever), then raises
+    :class:`~memsearch.errors.LockBusyError`.
+
+    ``keep``: a one-item list holding the index this run ended with (or None); passed again, it
+    spares the next run loading the last commit's snapshot when that commit is still the last
+    (``watch`` keeps its index between batches this way).
+    """
+    started = time.perf_counter()
+    vault = check_vault(vault)
+    settings = (settings or Settings()).with_vault_config(vault)
+    index_home = Path(index_home) if index_home else store.default_home(vault)
+    check_home(index_home)  # refused as it is found: making it 0700 now would hide a swap
+    store.private_dir(index_home)
+    _exclude_from_vault_git(vault, index_home)
+    with index_lock(index_home, timeout=lock_timeout, what=what):
+        live = keep[0] if keep else None
+        if keep:
+            keep[0] = None  # changed in place below: kept again only if the run completes
+        only = _scan_paths(vault, paths) if paths is not None else None
+        how: dict[str, Any] = {"embed": embed, "embedder": embedder, "reembed": reembed, "started": started}
+        base = open_for_write(index_home, live=live, defer_load=True)
+        run = Update(vault, settings, index_home, base, progress)
+        try:
+            report = run.apply(only, **how)
+        except DeferredLoadError:  # the last commit cannot be loaded after all: as if known at once
+            base = open_for_write(index_home, live=live)
+            run = Update(vault, settings, index_home, base, progress)
+            report = run.apply(only, **how)
+        if keep is not None:
+            keep[:] = [run.data if run.loaded and run.data.commit == base.repo.head() else None]
+        loaded_commit = base.data.commit if base.data is not None else None
+        if report.commit is None and live is None and run.loaded and loaded_commit:
+            # The commit it loaded, left as it was: with its snapshot saved, the next run that finds
+            # nothing changed need not load the index at all (save_snapshot keeps one that exists).
+            with contextlib.suppress(OSError):
+                store.save_snapshot(index_home, run.data)
+        # signals: new memories that match a standing interest (after_index never raises); a run
+        # that changed nothing hands over a loader, called only if earlier matches wait for a retry
+        from memsearch.signals import after_index
+
+        after_index(vault, index_home, settings, run.data.chunks if run.loaded else lambda: run.data.chunks)
+    return report
+
+
+def _scan_paths(vault: Path, paths: Iterable[str | Path]) -> list[str]:
+    out = []
+    for p in paths:
+        path = Path(p)
+        if path.is_absolute():
+            try:
+                path = path.resolve().relative_to(vault) if path.exists() else path.relative_to(vault)
+            except ValueError:
+                continue  # outside the vault: never indexed
+        out.append(path.as_posix())
+    return sorted(set(out), key=walk_order)
