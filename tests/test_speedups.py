@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 from memsearch import entities, speedups
 from memsearch import tokenize as tok
 from memsearch.config import Settings
+from memsearch.entities import extract
 from memsearch.index import keyword_terms
 
 #: The twin-identity tests compare the compiled twins in use with the Python ones: without a compiler
@@ -40,8 +41,8 @@ def _bound_twins() -> dict[str, bool]:
     return {
         "count_terms": compiled is not None and tok._count_terms is compiled.count_terms,
         "raw_token_counts": compiled is not None and tok._raw_token_counts is compiled.raw_token_counts,
-        "vocabulary_words": compiled is not None and entities._vocabulary_words is compiled.vocabulary_words,
-        "split_words": compiled is not None and entities._split_words is compiled.split_words,
+        "vocabulary_words": compiled is not None and extract.vocabulary_words is compiled.vocabulary_words,
+        "split_words": compiled is not None and extract.split_words is compiled.split_words,
         "merge_terms": keyword_terms.packed_terms is keyword_terms.packed_terms_c,
     }
 
@@ -52,8 +53,8 @@ def test_every_caller_runs_the_twin_the_switch_chose():
     if not speedups.ENABLED:
         assert tok._count_terms is tok.count_terms_py
         assert tok._raw_token_counts is tok.raw_token_counts_py
-        assert entities._vocabulary_words is entities.vocabulary_words_py
-        assert entities._split_words == entities._TOKEN_SPLIT_RE.split
+        assert extract.vocabulary_words is entities.vocabulary_words_py
+        assert extract.split_words == extract.TOKEN_SPLIT_RE.split
         assert keyword_terms.packed_terms is keyword_terms.packed_terms_py
 
 
@@ -76,10 +77,11 @@ def test_the_environment_variable_turns_the_compiled_twins_off():
     probe = (
         "from memsearch import entities, speedups, tokenize as tok;"
         "from memsearch.index import keyword_terms;"
+        "from memsearch.entities import extract;"
         "assert not speedups.ENABLED and speedups.compiled is None;"
         "assert tok._count_terms is tok.count_terms_py and tok._raw_token_counts is tok.raw_token_counts_py;"
-        "assert entities._vocabulary_words is entities.vocabulary_words_py;"
-        "assert entities._split_words == entities._TOKEN_SPLIT_RE.split;"
+        "assert extract.vocabulary_words is entities.vocabulary_words_py;"
+        "assert extract.split_words == extract.TOKEN_SPLIT_RE.split;"
         "assert keyword_terms.packed_terms is keyword_terms.packed_terms_py"
     )
     env = {**os.environ, speedups.DISABLE_ENV: "1"}
@@ -215,7 +217,7 @@ def test_vocabulary_of_the_fixture_vault_is_the_same_either_way(monkeypatch):
 
     texts = [p.read_text() for p in sorted(FIXTURE_VAULT.rglob("*.md"))]
     compiled = [entities.vocabulary(t) for t in texts]
-    monkeypatch.setattr(entities, "_vocabulary_words", entities.vocabulary_words_py)
+    monkeypatch.setattr(extract, "vocabulary_words", entities.vocabulary_words_py)
     assert compiled == [entities.vocabulary(t) for t in texts]
     assert sum(len(v.lower) + len(v.names) for v in compiled) > 300
 
@@ -231,7 +233,7 @@ def test_raw_token_counts_and_split_words_match_the_regexes_on_every_code_point(
     for start in range(0, len(points), 4096):
         text = "".join(f"#{c}a @{c} x.{c}y {c}() a-{c} {c}’s _{c}: " for c in points[start : start + 4096])
         assert raw_token_counts(text) == tok.raw_token_counts_py(text), start
-        assert split_words(text) == entities._TOKEN_SPLIT_RE.split(text), start
+        assert split_words(text) == extract.TOKEN_SPLIT_RE.split(text), start
 
 
 @needs_compiled
@@ -242,7 +244,7 @@ def test_raw_token_counts_and_split_words_match_the_regexes(text):
 
     got = raw_token_counts(text)
     assert list(got.items()) == list(tok.raw_token_counts_py(text).items())
-    assert split_words(text) == entities._TOKEN_SPLIT_RE.split(text)
+    assert split_words(text) == extract.TOKEN_SPLIT_RE.split(text)
 
 
 @needs_compiled
@@ -251,8 +253,8 @@ def test_entities_of_the_fixture_vault_are_the_same_either_way(monkeypatch):
 
     texts = [p.read_text() for p in sorted(FIXTURE_VAULT.rglob("*.md"))]
     compiled = [entities.extract_entities(t) for t in texts]
-    monkeypatch.setattr(entities, "_split_words", entities._TOKEN_SPLIT_RE.split)
-    monkeypatch.setattr(entities, "_vocabulary_words", entities.vocabulary_words_py)
+    monkeypatch.setattr(extract, "split_words", extract.TOKEN_SPLIT_RE.split)
+    monkeypatch.setattr(extract, "vocabulary_words", entities.vocabulary_words_py)
     assert compiled == [entities.extract_entities(t) for t in texts]
     assert sum(map(len, compiled)) > 40
 

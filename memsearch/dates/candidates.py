@@ -1,0 +1,431 @@
+"""The temporal expressions a query holds, each read into a span (:func:`find_candidates`).
+
+Every pattern (explicit dates, yearless days, named days, months, seasons, parts of a month or
+year, quarters, bare years and weekdays, today/yesterday, this/last week, N days ago, the past N
+days, recently) is run over the whole query and each match becomes a :class:`Candidate`; which
+of them count, and how the words before them widen them into a window, is
+:mod:`memsearch.dates.windows`' job.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime, timedelta
+
+from memsearch.dates.spans import (
+    Span,
+    day_span,
+    month_span,
+    months_span,
+    shift,
+    shift_months,
+    week_span,
+    year_span,
+)
+from memsearch.dates.vocabulary import (
+    MONTH,
+    MONTH_FULL,
+    ORD,
+    PATTERN_FLAGS,
+    WEEKDAY,
+    WEEKDAY_NUMBERS,
+    month_number,
+)
+from memsearch.dates.yearly import (
+    SEASONS,
+    latest_not_after,
+    month_day_resolver,
+    month_resolver,
+    part_resolver,
+    season_resolver,
+)
+
+_NUMBER_WORDS = {
+    "a": 1,
+    "an": 1,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "couple": 2,
+    "few": 3,
+    "several": 3,
+}
+_NUM = (
+    r"(?:\d{1,4}|(?:a\s+)?couple(?:\s+of)?|(?:a\s+)?few|several|an?|one|two|three|four|five|six|seven"
+    r"|eight|nine|ten|eleven|twelve)"
+)
+_UNIT = r"(?P<unit>hour|day|week|fortnight|month|year)s?"
+
+
+def _number(text: str) -> int:
+    words = text.lower().split()
+    if words[0].isdigit():
+        return int(words[0])
+    for word in words:
+        if word in _NUMBER_WORDS and word not in ("a", "an"):
+            return _NUMBER_WORDS[word]
+    return 1
+
+
+@dataclass
+class Candidate:
+    """One temporal expression found in a query (before prepositions are applied)."""
+
+    start: int  # span of the expression itself in the query
+    end: int
+    lo: datetime
+    hi: datetime
+    kind: (
+        str  # day | month | period (a season, part of a month or year) | year | relative | rolling | weekday
+    )
+    needs_pre: bool = False  # bare month / year / weekday: only temporal after a preposition
+    month: int = 0
+    day: int = 0
+    has_year: bool = True
+    season: str = ""
+    resolve: Callable[[int], Span | None] | None = field(default=None, repr=False)  # for yearless dates
+
+
+_Q_NUMERIC = re.compile(
+    r"(?<![\w.+/-])(?P<y>\d{4})(?P<sep>[-/.])(?P<mo>\d{1,2})(?P=sep)(?P<d>\d{1,2})"
+    r"(?:T[\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?(?![\d]|[-/.]\d)",
+    re.IGNORECASE,
+)
+_Q_TEXT_YEAR = re.compile(
+    rf"""(?:{WEEKDAY},?\s+)?(?:
+        (?:the\s+)?(?P<d1>\d{{1,2}}){ORD}(?:\s+of)?\s+(?P<m1>{MONTH})\.?,?\s+(?P<y1>\d{{4}})
+      | (?P<m2>{MONTH})\.?\s+(?:the\s+)?(?P<d2>\d{{1,2}}){ORD},?\s+(?P<y2>\d{{4}})
+    )(?![\d:]|[.,]\d)""",
+    PATTERN_FLAGS,
+)
+_Q_TEXT_NOYEAR = re.compile(
+    rf"""(?<![\w.])(?:{WEEKDAY},?\s+)?(?:
+        (?:the\s+)?(?P<d1>\d{{1,2}}){ORD}(?:\s+of)?\s+(?P<m1>{MONTH})
+      | (?P<m2>{MONTH})\.?\s+(?:the\s+)?(?P<d2>\d{{1,2}}){ORD}
+    )(?![\w:]|[.,]\d)""",
+    PATTERN_FLAGS,
+)
+_Q_MONTH_YEAR = re.compile(
+    rf"""(?:(?<![\w.])(?P<m>{MONTH})\.?,?\s+(?P<y>\d{{4}})(?![\d:]|[.,]\d)
+      | (?<![\w.+/-])(?P<y2>\d{{4}})-(?P<mo>\d{{2}})(?![\d]|[-/.]\d))""",
+    PATTERN_FLAGS,
+)
+# "mid-March" is written with a hyphen; any other hyphen before a month joins it to another word
+_Q_BARE_MONTH = re.compile(rf"(?<![\w.])(?:(?<=mid-)|(?<!-)){MONTH_FULL}", re.IGNORECASE)
+_Q_BARE_YEAR = re.compile(
+    r"(?<![\w.+/-])(?P<y>\d{4})(?![\w%]|[-/.:,]\d)"
+    r"(?!\s*(?:ms|s|secs?|seconds?|minutes?|hours?|days?|km|m|kb|mb|gb|px|items?|rows?|lines?|tokens?"
+    r"|words?|users?|times|steps?|files?|bytes?)\b)",
+    re.IGNORECASE,
+)
+_Q_BARE_WEEKDAY = re.compile(
+    r"(?<![\w-])(?P<wd>monday|tuesday|wednesday|thursday|friday|saturday|sunday)(?![\w'])", re.IGNORECASE
+)
+_Q_DAYWORD = re.compile(
+    r"\b(?P<w>today|tonight|yesterday|the\s+day\s+before\s+yesterday|this\s+(?:morning|afternoon|evening))\b",
+    re.IGNORECASE,
+)
+_Q_CALENDAR = re.compile(
+    r"\b(?P<which>this|current|last|previous|prior|past)\s+(?P<unit>week(?:end)?|fortnight|month|quarter|year)\b"
+    r"(?!\s*'s?\s*\d)",
+    re.IGNORECASE,
+)
+_Q_AGO = re.compile(rf"\b(?P<n>{_NUM})\s+{_UNIT}\s+ago\b", re.IGNORECASE)
+_Q_ROLLING = re.compile(
+    rf"\b(?:(?:in|over|during|within|for)\s+)?(?:the\s+)?(?:past|last|previous|prior)\s+(?P<n>{_NUM})\s+{_UNIT}\b",
+    re.IGNORECASE,
+)
+_Q_RECENT = re.compile(r"\b(?:recently|lately|of\s+late)\b", re.IGNORECASE)
+# Day/month written with digits, day first as in the UK ("5/11/2024" is 5 November). Only a
+# four-digit year: "5/11/24" could as well be a version or a score.
+_Q_DAY_MONTH = re.compile(
+    r"(?<![\w./:-])(?P<d>\d{1,2})/(?P<mo>\d{1,2})(?:/(?P<y>\d{4}))?(?![\w/]|[.,:-]\d)", re.IGNORECASE
+)
+_APOSTROPHE = r"['’]"
+#: Days known by name, fixed in the calendar: (month, day). Movable feasts (Easter, bank
+#: holidays) need a calendar of their own and are not here.
+_NAMED_DAYS: tuple[tuple[str, tuple[int, int]], ...] = (
+    (r"christmas\s+eve", (12, 24)),
+    (r"christmas\s+day", (12, 25)),
+    (r"boxing\s+day", (12, 26)),
+    (rf"new\s+year(?:{_APOSTROPHE}?s)?\s+eve", (12, 31)),
+    (rf"new\s+year(?:{_APOSTROPHE}?s)?\s+day", (1, 1)),
+    (rf"april\s+fool(?:{_APOSTROPHE}?s{_APOSTROPHE}?)?(?:\s+day)?", (4, 1)),
+    (rf"(?:st\.?\s+|saint\s+)?valentine(?:{_APOSTROPHE}?s{_APOSTROPHE}?)?\s+day", (2, 14)),
+    (rf"hallowe{_APOSTROPHE}?en", (10, 31)),
+    (r"(?:bonfire|guy\s+fawkes)\s+night", (11, 5)),
+)
+_Q_NAMED_DAY = re.compile(
+    r"(?<![\w'’])(?:"
+    + "|".join(f"(?P<n{i}>{pattern})" for i, (pattern, _) in enumerate(_NAMED_DAYS))
+    + r")(?:,?\s+(?P<y>\d{4}))?(?![\w'’])",
+    re.IGNORECASE,
+)
+
+_Q_SEASON = re.compile(
+    r"(?<![\w-])(?P<s>spring|summer|autumn|fall|winter)(?:time)?"
+    # "Spring Boot" and its kin are a Java framework, not a season (a vault with code names them)
+    r"(?!\s+(?:boot|framework|cloud|security|data|batch|mvc|beans?)\b)"
+    r"(?:,?\s+(?:of\s+)?(?P<y>\d{4})(?:\s*[/-]\s*(?P<y2>\d{4}|\d{2}))?)?(?![\w'’]|[-/.:,]\d)",
+    re.IGNORECASE,
+)
+# "the first half of May", "the second week of March 2024", "the third quarter of 2024", "the last
+# week of May": a part of a month or of a year.
+_Q_PART = re.compile(
+    rf"""(?<![\w-])(?:the\s+)?(?P<ord>first|second|third|fourth|1st|2nd|3rd|4th|last|latter)\s+
+    (?P<part>half|quarter|week)\s+of\s+(?:the\s+)?
+    (?:(?P<m>{MONTH})(?:\.?,?\s+(?P<my>\d{{4}}))?|(?:year\s+)?(?P<y>\d{{4}}))(?![\w:]|[.,]\d)""",
+    PATTERN_FLAGS,
+)
+# Quarters written short: "Q1 2024", "Q3 of 2024", "2024 Q2", "2024-Q4"; "Q1" alone after "in", "during", ...
+_Q_QUARTER = re.compile(
+    r"(?<![\w-])(?:Q(?P<q>[1-4])(?:\s+(?:of\s+)?(?P<y>\d{4}))?|(?P<y2>\d{4})[\s-]?Q(?P<q2>[1-4]))(?![\w]|[-/.:,]\d)",
+    re.IGNORECASE,
+)
+# "so far this month", "this year so far", "month to date": from the start of the unit up to now.
+_Q_SO_FAR = re.compile(
+    r"\b(?:so\s+far\s+this\s+(?P<u1>week|month|quarter|year)|this\s+(?P<u2>week|month|quarter|year)\s+so\s+far"
+    r"|(?P<u3>week|month|quarter|year)[\s-]to[\s-]date)\b",
+    re.IGNORECASE,
+)
+
+
+def _valid_year(year: int) -> bool:
+    return 1900 <= year <= 2100
+
+
+def find_candidates(query: str, now: datetime) -> list[Candidate]:
+    tz = now.tzinfo or UTC
+    today = now.date()
+    found: list[Candidate] = []
+
+    def add(m: re.Match[str], lo: datetime, hi: datetime, kind: str, **extra: object) -> None:
+        found.append(Candidate(m.start(), m.end(), lo, hi, kind, **extra))  # type: ignore[arg-type]
+
+    def attempt(fn: Callable[[re.Match[str]], None], m: re.Match[str]) -> None:
+        with contextlib.suppress(ValueError, OverflowError, KeyError, IndexError):
+            fn(m)
+
+    def numeric(m: re.Match[str]) -> None:
+        year = int(m["y"])
+        if _valid_year(year):
+            add(m, *day_span(date(year, int(m["mo"]), int(m["d"])), tz), "day")
+
+    def text_year(m: re.Match[str]) -> None:
+        day = int(m["d1"] or m["d2"])
+        month = month_number(m["m1"] or m["m2"])
+        year = int(m["y1"] or m["y2"])
+        if _valid_year(year):
+            add(m, *day_span(date(year, month, day), tz), "day", month=month, day=day)
+
+    def text_noyear(m: re.Match[str]) -> None:
+        day = int(m["d1"] or m["d2"])
+        month = month_number(m["m1"] or m["m2"])
+        resolve = month_day_resolver(month, day, tz)
+        span = latest_not_after(resolve, now)
+        if span is not None:
+            add(m, *span, "day", month=month, day=day, has_year=False, resolve=resolve)
+
+    def day_month(m: re.Match[str]) -> None:
+        day, month = int(m["d"]), int(m["mo"])
+        if m["y"]:
+            year = int(m["y"])
+            if _valid_year(year):
+                add(m, *day_span(date(year, month, day), tz), "day", month=month, day=day)
+            return
+        date(2000, month, day)  # a leap year: raises only for a day no year has
+        resolve = month_day_resolver(month, day, tz)
+        span = latest_not_after(resolve, now)
+        if span is not None:  # "3/4" alone may be a fraction: a date only after "on", "since", ...
+            add(m, *span, "day", needs_pre=True, month=month, day=day, has_year=False, resolve=resolve)
+
+    def named_day(m: re.Match[str]) -> None:
+        month, day = next(md for i, (_, md) in enumerate(_NAMED_DAYS) if m[f"n{i}"])
+        if m["y"]:
+            year = int(m["y"])
+            if _valid_year(year):
+                add(m, *day_span(date(year, month, day), tz), "day", month=month, day=day)
+            return
+        resolve = month_day_resolver(month, day, tz)
+        span = latest_not_after(resolve, now)
+        if span is not None:
+            add(m, *span, "day", month=month, day=day, has_year=False, resolve=resolve)
+
+    def month_year(m: re.Match[str]) -> None:
+        if m["m"]:
+            month, year = month_number(m["m"]), int(m["y"])
+        else:
+            month, year = int(m["mo"]), int(m["y2"])
+        if _valid_year(year):
+            add(m, *month_span(year, month, tz), "month", month=month)
+
+    def bare_month(m: re.Match[str]) -> None:
+        month = month_number(m[0])
+        resolve = month_resolver(month, tz)
+        span = latest_not_after(resolve, now)
+        if span is not None:
+            add(m, *span, "month", needs_pre=True, month=month, has_year=False, resolve=resolve)
+
+    def season(m: re.Match[str]) -> None:
+        resolve = season_resolver(m["s"].lower(), tz)
+        if m["y"]:
+            year = int(m["y"])
+            if m["y2"]:  # "winter 2024/25": only a winter spans two years, and they follow each other
+                after = int(m["y2"]) if len(m["y2"]) == 4 else year // 100 * 100 + int(m["y2"])
+                if after != year + 1 or SEASONS[m["s"].lower()][0] != 12:
+                    return
+                year = after
+            if _valid_year(year) and (span := resolve(year)) is not None:
+                add(m, *span, "period")
+            return
+        span = latest_not_after(resolve, now)
+        if span is not None:  # "spring" alone may be a coil: a season only after "in", "last", ...
+            add(m, *span, "period", needs_pre=True, has_year=False, resolve=resolve, season=m["s"].lower())
+
+    def part(m: re.Match[str]) -> None:
+        month = month_number(m["m"]) if m["m"] else None
+        resolve = part_resolver(m["ord"].lower(), m["part"].lower(), month, tz)
+        year_text = m["my"] or m["y"]
+        if year_text:
+            year = int(year_text)
+            if _valid_year(year) and (span := resolve(year)) is not None:
+                add(m, *span, "period")
+            return
+        span = latest_not_after(resolve, now)
+        if span is not None:
+            add(m, *span, "period", has_year=False, resolve=resolve)
+
+    def quarter(m: re.Match[str]) -> None:
+        ordinal = ("first", "second", "third", "fourth")[int(m["q"] or m["q2"]) - 1]
+        resolve = part_resolver(ordinal, "quarter", None, tz)
+        year_text = m["y"] or m["y2"]
+        if year_text:
+            year = int(year_text)
+            if _valid_year(year) and (span := resolve(year)) is not None:
+                add(m, *span, "period")
+            return
+        span = latest_not_after(resolve, now)
+        if span is not None:  # "Q1" alone may be a name: a quarter only after "in", "during", ...
+            add(m, *span, "period", needs_pre=True, has_year=False, resolve=resolve)
+
+    def so_far(m: re.Match[str]) -> None:
+        unit = (m["u1"] or m["u2"] or m["u3"]).lower()
+        if unit == "week":
+            lo = week_span(today, tz)[0]
+        elif unit == "month":
+            lo = datetime(today.year, today.month, 1, tzinfo=tz)
+        elif unit == "quarter":
+            lo = datetime(today.year, (today.month - 1) // 3 * 3 + 1, 1, tzinfo=tz)
+        else:
+            lo = datetime(today.year, 1, 1, tzinfo=tz)
+        add(m, lo, now, "rolling")
+
+    def bare_year(m: re.Match[str]) -> None:
+        year = int(m["y"])
+        if _valid_year(year):
+            add(m, *year_span(year, tz), "year", needs_pre=True)
+
+    def bare_weekday(m: re.Match[str]) -> None:
+        target = WEEKDAY_NUMBERS[m["wd"][:3].lower()]
+        back = (today.weekday() - target) % 7
+        add(m, *day_span(today - timedelta(days=back), tz), "weekday", needs_pre=True, day=back)
+
+    def dayword(m: re.Match[str]) -> None:
+        word = m["w"].lower()
+        offset = 2 if "before" in word else 1 if word == "yesterday" else 0
+        add(m, *day_span(today - timedelta(days=offset), tz), "relative")
+
+    def calendar(m: re.Match[str]) -> None:
+        which, unit = m["which"].lower(), m["unit"].lower()
+        back = 1 if which in ("last", "previous", "prior") else 0
+        if unit == "fortnight":  # no calendar has fortnights: "last/this/past fortnight" is 14 days
+            add(m, now - timedelta(days=14), now, "rolling")
+        elif which == "past" and unit != "weekend":
+            length = {"week": timedelta(days=7), "month": None, "quarter": None, "year": None}[unit]
+            lo = (
+                now - length
+                if length
+                else shift(now, 3, "month")
+                if unit == "quarter"
+                else shift(now, 1, unit)
+            )
+            add(m, lo, now, "rolling")
+        elif unit == "week":
+            add(m, *week_span(today - timedelta(weeks=back), tz), "relative")
+        elif unit == "weekend":
+            start, _ = week_span(today - timedelta(weeks=1 if which != "this" else 0), tz)
+            add(m, start + timedelta(days=5), start + timedelta(days=7), "relative")
+        elif unit == "month":
+            point = shift_months(datetime(today.year, today.month, 1, tzinfo=tz), back)
+            add(m, *month_span(point.year, point.month, tz), "relative")
+        elif unit == "quarter":
+            first = datetime(today.year, (today.month - 1) // 3 * 3 + 1, 1, tzinfo=tz)
+            point = shift_months(first, 3 * back)
+            add(m, *months_span(point.year, point.month, 3, tz), "relative")
+        else:
+            add(m, *year_span(today.year - back, tz), "relative")
+
+    def ago(m: re.Match[str]) -> None:
+        n, unit = _number(m["n"]), m["unit"].lower()
+        if unit == "fortnight":  # "a fortnight ago" is "two weeks ago": the week two weeks back
+            n, unit = 2 * n, "week"
+        if n > 10000:
+            return
+        point = shift(now, n, unit)
+        if unit == "hour":
+            add(m, point - timedelta(minutes=30), point + timedelta(minutes=30), "relative")
+        elif unit == "day":
+            add(m, *day_span(point.date(), tz), "relative")
+        elif unit == "week":
+            add(m, *week_span(point.date(), tz), "relative")
+        elif unit == "month":
+            add(m, *month_span(point.year, point.month, tz), "relative")
+        else:
+            add(m, *year_span(point.year, tz), "relative")
+
+    def rolling(m: re.Match[str]) -> None:
+        n, unit = _number(m["n"]), m["unit"].lower()
+        if unit == "fortnight":
+            n, unit = 2 * n, "week"
+        if 0 < n <= 10000:
+            add(m, shift(now, n, unit), now, "rolling")
+
+    def recent(m: re.Match[str]) -> None:
+        add(m, now - timedelta(days=30), now, "rolling")
+
+    table: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], None]], ...] = (
+        (_Q_NUMERIC, numeric),
+        (_Q_TEXT_YEAR, text_year),
+        (_Q_TEXT_NOYEAR, text_noyear),
+        (_Q_DAY_MONTH, day_month),
+        (_Q_NAMED_DAY, named_day),
+        (_Q_SEASON, season),
+        (_Q_PART, part),
+        (_Q_QUARTER, quarter),
+        (_Q_SO_FAR, so_far),
+        (_Q_MONTH_YEAR, month_year),
+        (_Q_BARE_MONTH, bare_month),
+        (_Q_BARE_YEAR, bare_year),
+        (_Q_BARE_WEEKDAY, bare_weekday),
+        (_Q_DAYWORD, dayword),
+        (_Q_CALENDAR, calendar),
+        (_Q_AGO, ago),
+        (_Q_ROLLING, rolling),
+        (_Q_RECENT, recent),
+    )
+    for regex, handler in table:
+        for m in regex.finditer(query):
+            attempt(handler, m)
+    return found

@@ -1,0 +1,64 @@
+"""Dates encoded in a file's name or path (:func:`date_from_filename`).
+
+``2023-05-08-notes.md``, ``20230508.md``, ``journal/2023/05/08.md`` and months such as
+``archive/2024-03.md``; only years 1900-2100 count, so a number that merely looks like a date in
+a name is not taken for one.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime
+
+_FN_FULL_RE = re.compile(r"(?<!\d)(\d{4})[-_.](\d{2})[-_.](\d{2})(?!\d)")
+_FN_COMPACT_RE = re.compile(r"(?<!\d)(\d{4})(\d{2})(\d{2})(?!\d)")
+_FN_MONTH_RE = re.compile(r"(?<!\d)(\d{4})[-_.](\d{2})(?!\d|[-_.]\d)")
+_FN_DIRS_DAY_RE = re.compile(r"(?:^|/)(\d{4})/(\d{1,2})/(\d{1,2})(?=[-_./]|$)")
+_FN_DIRS_MONTH_RE = re.compile(r"(?:^|/)(\d{4})/(\d{1,2})(?=/|\.[a-z0-9]+$|$)", re.IGNORECASE)
+
+
+def _plausible(year: int, month: int, day: int) -> datetime | None:
+    if not 1900 <= year <= 2100:
+        return None
+    try:
+        return datetime(year, month, day, tzinfo=UTC)
+    except ValueError:
+        return None
+
+
+def date_from_filename(path: str) -> datetime | None:
+    """The date a file's name or path encodes (midnight UTC), or None.
+
+    ``journal/2023-05-08-session-01.md``, ``2023-05-08.md``, ``20230508-notes.md``,
+    ``journal/2023/05/08.md``; months give the 1st: ``archive/2024-03.md``, ``2024/03/notes.md``.
+    The file name wins over its folders; a full date wins over a month.
+    """
+    try:
+        if not isinstance(path, str):
+            return None
+        norm = path.replace("\\", "/")
+        name = norm.rsplit("/", 1)[-1]
+        for m in _FN_FULL_RE.finditer(name):
+            if found := _plausible(int(m[1]), int(m[2]), int(m[3])):
+                return found
+        for m in _FN_DIRS_DAY_RE.finditer(norm):
+            if found := _plausible(int(m[1]), int(m[2]), int(m[3])):
+                return found
+        for m in _FN_COMPACT_RE.finditer(name):
+            if found := _plausible(int(m[1]), int(m[2]), int(m[3])):
+                return found
+        for m in _FN_FULL_RE.finditer(norm):
+            if found := _plausible(int(m[1]), int(m[2]), int(m[3])):
+                return found
+        for m in _FN_MONTH_RE.finditer(name):
+            if found := _plausible(int(m[1]), int(m[2]), 1):
+                return found
+        for m in _FN_DIRS_MONTH_RE.finditer(norm):
+            if found := _plausible(int(m[1]), int(m[2]), 1):
+                return found
+        for m in _FN_MONTH_RE.finditer(norm):
+            if found := _plausible(int(m[1]), int(m[2]), 1):
+                return found
+        return None
+    except Exception:
+        return None

@@ -1,0 +1,325 @@
+"""The time window a query talks about (:func:`query_time_window`) and the query without the
+phrase it came from (:func:`strip_time_phrase`).
+
+From the expressions :mod:`memsearch.dates.candidates` finds, this keeps those the words before
+them allow (a bare month only after "in", "since", ...), applies those words ("since", "before",
+"last", "early"...), joins ranges ("between X and Y", "from X to Y"), pins a yearless day to a
+year the query names, and chooses the narrowest window.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+from memsearch.dates.candidates import Candidate, find_candidates
+from memsearch.dates.spans import Span, year_span
+from memsearch.dates.yearly import MONTH_THIRDS, current, latest_ended, latest_not_after, third_resolver
+
+#: Open ends of a window ("before 2020" starts at the beginning of time).
+MIN_DATETIME = datetime.min.replace(tzinfo=UTC)
+MAX_DATETIME = datetime.max.replace(tzinfo=UTC)
+
+
+@dataclass(frozen=True)
+class TimeWindow:
+    """The period a query asks about.
+
+    A ``yearly`` window is a day or month named without a year ("on March 26", "in May",
+    "on Christmas Eve"): it means those days in every year, and ``start``/``end`` are its most
+    recent occurrence not after ``now`` (see :func:`yearly_occurrences` for the others).
+    """
+
+    start: datetime  # inclusive
+    end: datetime  # exclusive
+    text: str  # the phrase in the query it came from, e.g. "last week"
+    yearly: bool = False
+
+    @property
+    def width(self) -> timedelta:
+        return self.end - self.start
+
+
+# Words that may stand right before an expression and change or confirm its meaning.
+_PRE_RE = re.compile(
+    r"(?:^|(?<=[\s(\[\"',;:]))(?P<pre>in|on|during|since|before|after|from|until|till|through|throughout"
+    r"|between|by|as\s+of|prior\s+to|last|this|early|late|mid|end\s+of|start\s+of|beginning\s+of)"
+    r"[\s-]+(?:the\s+)?$",
+    re.IGNORECASE,
+)
+_BARE_MONTH_PRE = {
+    "in",
+    "during",
+    "since",
+    "before",
+    "after",
+    "from",
+    "until",
+    "till",
+    "through",
+    "throughout",
+    "between",
+    "by",
+    "as of",
+    "prior to",
+    "last",
+    "this",
+    "early",
+    "late",
+    "mid",
+    "end of",
+    "start of",
+    "beginning of",
+}
+_BARE_YEAR_PRE = {
+    "in",
+    "during",
+    "since",
+    "before",
+    "after",
+    "from",
+    "until",
+    "till",
+    "through",
+    "throughout",
+    "between",
+    "as of",
+    "prior to",
+    "early",
+    "late",
+    "mid",
+    "end of",
+    "start of",
+    "beginning of",
+}
+_WEEKDAY_PRE = {"on", "last", "since", "before", "after", "by", "until", "from", "between"}
+_NUMERIC_DAY_PRE = {
+    "on",
+    "since",
+    "before",
+    "after",
+    "by",
+    "until",
+    "till",
+    "from",
+    "between",
+    "as of",
+    "prior to",
+}
+#: Words that tie a yearless day or month to ``now`` ("since May", "last March 3", "this May"):
+#: it is then one occurrence, not the same days in every year.
+_TIED_TO_NOW_PRE = {"since", "as of", "after", "before", "prior to", "until", "till", "by", "last", "this"}
+
+
+def _preposition(query: str, start: int) -> tuple[str, int]:
+    """The preposition right before ``start`` (normalised, lower case) and where it begins."""
+    m = _PRE_RE.search(query, max(0, start - 30), start)
+    if m is None:
+        return "", start
+    return " ".join(m["pre"].lower().split()), m.start()
+
+
+def _anchor_at(query: str, pos: int, now: datetime, chosen: list[Candidate]) -> Candidate | None:
+    """The expression starting at ``pos`` (bare months and years allowed): the second end of a range."""
+    for cand in chosen:
+        if cand.start == pos:
+            return cand
+    best = None
+    for cand in find_candidates(query[: pos + 60], now):
+        if cand.start == pos and cand.kind != "weekday" and (best is None or cand.end > best.end):
+            best = cand
+    return best
+
+
+_RANGE_JOIN = {
+    "between": re.compile(r"\s+(?:and|&)\s+", re.IGNORECASE),
+    "from": re.compile(r"\s*(?:-|–|—)\s*|\s+(?:to|until|till|through|thru)\s+", re.IGNORECASE),
+}
+
+
+def _align_years(first: Candidate, second: Candidate) -> tuple[Span, Span]:
+    """Give a yearless end of a range the year of the other end ("from May to July 2023")."""
+    a, b = (first.lo, first.hi), (second.lo, second.hi)
+    try:
+        if not first.has_year and first.resolve is not None and (second.has_year or first.lo > second.lo):
+            year = second.lo.year
+            span = first.resolve(year)
+            if span is not None and span[0] > second.lo:
+                span = first.resolve(year - 1)
+            a = span or a
+        elif first.has_year and not second.has_year and second.resolve is not None:
+            year = first.lo.year
+            span = second.resolve(year)
+            if span is not None and span[1] <= first.lo:
+                span = second.resolve(year + 1)
+            b = span or b
+    except (ValueError, OverflowError):
+        pass
+    return a, b
+
+
+def _windows(query: str, now: datetime) -> list[TimeWindow]:
+    found = find_candidates(query, now)
+    # Bare months, years and weekdays only count after a preposition ("in May", not "May I").
+    usable: list[tuple[Candidate, str, int]] = []
+    for cand in found:
+        pre, pre_start = _preposition(query, cand.start)
+        if cand.needs_pre:
+            allowed = {
+                "month": _BARE_MONTH_PRE,
+                "period": _BARE_MONTH_PRE,
+                "year": _BARE_YEAR_PRE,
+                "weekday": _WEEKDAY_PRE,
+                "day": _NUMERIC_DAY_PRE,
+            }[cand.kind]
+            if pre not in allowed:
+                continue
+            if cand.kind == "month" and cand.month == 5 and pre in ("this", "last", "by"):
+                continue  # "this may help", "by may be"
+            if cand.season == "fall" and pre in ("this", "by"):
+                continue  # "does this fall under", "by fall through"
+        usable.append((cand, pre, pre_start))
+    # Longest expressions first; drop anything overlapping an already chosen one.
+    usable.sort(key=lambda item: (-(item[0].end - item[0].start), item[0].start))
+    chosen: list[tuple[Candidate, str, int]] = []
+    for item in usable:
+        if all(item[0].end <= c.start or item[0].start >= c.end for c, _, _ in chosen):
+            chosen.append(item)
+    chosen.sort(key=lambda item: item[0].start)
+
+    windows: list[TimeWindow] = []
+    # each window's expression (for a year named elsewhere in the query) and its resolver if yearly
+    found_at: list[tuple[Candidate, Callable[[int], Span | None] | None]] = []
+    consumed: set[int] = set()
+    tz = now.tzinfo or UTC
+    for cand, pre, pre_start in chosen:
+        if id(cand) in consumed:
+            continue
+        lo, hi, start, end = cand.lo, cand.hi, cand.start, cand.end
+        resolve = cand.resolve
+        third = cand.kind == "month" and pre in MONTH_THIRDS
+        if third:  # "early/mid/late March": a third of that month, of the year named or of every year
+            resolve = third_resolver(cand.month, pre, tz)
+            span = resolve(cand.lo.year) if cand.has_year else latest_not_after(resolve, now)
+            lo, hi = span or (lo, hi)
+        yearly = not cand.has_year and cand.kind in ("day", "month", "period") and pre not in _TIED_TO_NOW_PRE
+        if cand.kind in ("month", "period") and not cand.has_year and resolve is not None:
+            if pre == "last":
+                lo, hi = latest_ended(resolve, now) or (lo, hi)
+            elif pre == "this":
+                lo, hi = current(resolve, now) or (lo, hi)
+        if cand.kind == "weekday" and pre == "last" and cand.day == 0:
+            lo, hi = lo - timedelta(days=7), hi - timedelta(days=7)
+        if pre:
+            start = pre_start
+        if pre in _RANGE_JOIN:
+            join = _RANGE_JOIN[pre].match(query, cand.end)
+            other = _anchor_at(query, join.end(), now, [c for c, _, _ in chosen]) if join else None
+            if other is not None:
+                consumed.add(id(other))
+                yearly = yearly and not other.has_year  # "from May to July 2023" is one year's
+                (alo, ahi), (blo, bhi) = _align_years(cand, other)
+                lo, hi, end = min(alo, blo), max(ahi, bhi), other.end
+            elif pre == "between":
+                start = cand.start  # "between X" alone: just X
+            # "notes from 2023" alone means 2023 itself, not "since 2023"
+        elif pre in ("since", "as of"):
+            hi = now if lo < now else hi
+        elif pre == "after":
+            lo, hi = hi, (now if hi < now else MAX_DATETIME)
+        elif pre in ("before", "prior to"):
+            lo, hi = MIN_DATETIME, lo
+        elif pre in ("until", "till", "by"):
+            lo = MIN_DATETIME
+        elif pre in ("last", "this", "early", "late", "mid", "end of", "start of", "beginning of") and (
+            not cand.needs_pre and not third
+        ):
+            start = cand.start  # "last" in "last March 3" adds nothing
+        if lo < hi:
+            windows.append(TimeWindow(lo, hi, query[start:end], yearly))
+            found_at.append((cand, resolve if yearly else None))
+    return _pin_to_year(query, windows, found_at)
+
+
+def _pin_to_year(
+    query: str,
+    windows: list[TimeWindow],
+    found_at: list[tuple[Candidate, Callable[[int], Span | None] | None]],
+) -> list[TimeWindow]:
+    """A yearless day or month in a query that also names one year is that year's ("in 2024, on
+    March 26" is 2024-03-26, not March 26 in every year; so is "early May last year"). Next to
+    each other, the two phrases become one; apart, the year's phrase stays a window of its own
+    (wider, so the day still wins)."""
+    # a whole calendar year, however it was said: "in 2024", "this year", "last year"
+    years = [
+        window
+        for window in windows
+        if not window.yearly
+        and (window.start, window.end) == year_span(window.start.year, window.start.tzinfo)
+    ]
+    if len({window.start.year for window in years}) != 1:
+        return windows
+    year_window = years[0]
+    year_at = query.find(year_window.text)
+    pinned: list[TimeWindow] = []
+    for window, (_, resolve) in zip(windows, found_at, strict=True):
+        span = resolve(year_window.start.year) if window.yearly and resolve is not None else None
+        if span is None:
+            pinned.append(window)
+            continue
+        text, at = window.text, query.find(window.text)
+        if year_at >= 0 and at >= 0:
+            (a, a_text), (b, b_text) = sorted([(year_at, year_window.text), (at, text)])
+            # only punctuation or a preposition between: "in 2024, on March 26", "in 2023, in early May"
+            if re.fullmatch(r"[\s,;]*(?:(?:in|on|during)\s+)?", query[a + len(a_text) : b], re.IGNORECASE):
+                text = query[a : b + len(b_text)]
+        pinned.append(TimeWindow(span[0], span[1], text, yearly=False))
+    return pinned
+
+
+def query_time_window(query: str, now: datetime) -> TimeWindow | None:
+    """The time window ``query`` talks about, relative to ``now``; None if it has none.
+
+    Understands explicit dates (``on March 26``, ``26 March``, ``2024-03-26``), months
+    (``in May 2023``, ``in May``), years after a preposition (``in 2025``), ``today``,
+    ``yesterday``, ``this/last week|month|year`` (calendar units, ISO weeks),
+    ``N days/weeks/months ago``, ``past/last N days``, ``recently``, and ranges built with
+    ``since``, ``before``, ``after``, ``until``, ``between X and Y``, ``from X to Y``.
+    Named days (``on Christmas Eve``, ``Halloween``, ``Bonfire Night``) and numeric dates day
+    first (``on 26/3``, ``5/11/2024`` is 5 November) count as dates too. So do seasons
+    (``in spring 2025``, ``last summer``: meteorological, northern hemisphere, see ``yearly.SEASONS``),
+    parts of a month or year (``the first week of May``, ``the second half of August``,
+    ``early/mid/late March``, ``the third quarter of 2024``, ``Q1 2024``), ``so far this month``
+    (up to now), ``this/last quarter`` and ``a fortnight ago``. A year the query names beside a
+    yearless day pins it (``in 2024, on March 26``). A yearless day, month or period
+    is ``yearly``: its window is the most recent occurrence not after ``now``, and it stands for
+    that day or month in every year (unless ``since``, ``last``, ... tie it to now). When the
+    query holds several phrases the narrowest window wins. Naive ``now`` is taken as UTC.
+    """
+    try:
+        if not isinstance(query, str) or not isinstance(now, datetime):
+            return None
+        if now.tzinfo is None:
+            now = now.replace(tzinfo=UTC)
+        windows = _windows(query[:2000], now)
+        if not windows:
+            return None
+        return min(windows, key=lambda w: w.width)
+    except Exception:
+        return None
+
+
+def strip_time_phrase(query: str, window: TimeWindow | None) -> str:
+    """``query`` without the phrase its time window came from (for keyword search)."""
+    if window is None or not window.text:
+        return query
+    index = query.find(window.text)
+    if index < 0:
+        index = query.lower().find(window.text.lower())
+    if index < 0:
+        return query
+    rest = query[:index] + " " + query[index + len(window.text) :]
+    rest = re.sub(r"\s+([?!.,;:])", r"\1", rest)
+    return re.sub(r"\s{2,}", " ", rest).strip()

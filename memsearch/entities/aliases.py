@@ -1,0 +1,61 @@
+"""Aliases a note's prose defines (:func:`prose_aliases`): glossary lines, ``NAME = "ALIAS"`` and
+``NAME aka ALIAS``.
+
+Each maps an alias to the name it stands for, as frontmatter ``aliases:`` do for a note's own
+subject (the chunker joins the two, frontmatter first); code blocks are skipped.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memsearch.chunkers.fences import unfenced_lines
+from memsearch.entities.normalize import clean_name, normalize_entity
+
+#: A glossary line: ``**TERM** - what it means`` (also ``–``, ``—``, ``:``, ``=``), several a line.
+_GLOSSARY = re.compile(r"\*\*([^*\n]{1,40}?)\*\*\s*(?:[-–—:=]|is)\s+([^*\n]{2,120}?)(?=\s*(?:[.;(]|\*\*|$))")
+#: ``NAME = "ALIAS"`` and ``NAME aka ALIAS`` / ``also known as`` / ``a.k.a.``: ALIAS names NAME.
+_EQUALS_QUOTED = re.compile(r"([A-Za-z][\w' -]{1,40}?)\s*=\s*[\"“]([^\"”\n]{1,40})[\"”]")
+_AKA = re.compile(
+    r"\b([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,3}),?\s+(?:aka|a\.k\.a\.|also known as|known as)\s+"
+    r"[\"“]?([A-Z][\w'-]*(?:\s+[\w'-]+){0,3}?)[\"”]?(?=[\s,.;:)]|$)"
+)
+#: Words of a definition kept as the name it stands for (a definition is a phrase, not an essay).
+MAX_DEFINITION_WORDS = 8
+
+
+def prose_aliases(text: str) -> dict[str, str]:
+    """Alias -> what it stands for, as the prose of a note defines it (code blocks skipped).
+
+    A glossary line ``**PTS** - put to sleep`` makes ``PTS`` stand for "put to sleep";
+    ``CD register = "the yellow book"`` and ``Tomasz, aka Tomek`` make the quoted or second
+    name an alias of the first. Frontmatter ``aliases:`` say the same of a note's own subject.
+    """
+    found: dict[str, str] = {}
+    for line in unfenced_lines(text):
+        if "**" in line:
+            for term, meaning in _GLOSSARY.findall(line):
+                words = meaning.split(",")[0].split()
+                if words and len(words) <= MAX_DEFINITION_WORDS:
+                    _add_alias(found, term, " ".join(words))
+        if "=" in line:
+            for name, alias in _EQUALS_QUOTED.findall(line):
+                _add_alias(found, alias, name)
+        if "known as" in line or "aka" in line or "a.k.a." in line:
+            for name, alias in _AKA.findall(line):
+                _add_alias(found, alias, name)
+    return found
+
+
+def _add_alias(found: dict[str, str], alias: str, canonical: str) -> None:
+    alias, canonical = clean_name(alias.strip(" -*\"'")), clean_name(canonical.strip(" -*\"'"))
+    if not alias or not canonical or normalize_entity(alias) == normalize_entity(canonical):
+        return
+    found.setdefault(alias, canonical)
+    # "the Shed Brain" is written "Shed Brain" as often: both name it.
+    bare = _ARTICLE.sub("", alias)
+    if bare != alias and len(bare) > 1:
+        found.setdefault(bare, canonical)
+
+
+_ARTICLE = re.compile(r"^(?:the|a|an|our|my)\s+", re.IGNORECASE)
