@@ -50,6 +50,8 @@ from memsearch.index.temporal import TimeIndex
 from memsearch.index.vectors import VectorIndex
 from memsearch.index.versioning import IndexRepo, crashpoint
 from memsearch.models import Chunk, chunk_from_fields, entry_dated
+from memsearch.paths import atomic_write as atomic_write
+from memsearch.paths import tighten_private_dir as private_dir
 
 #: Format of the committed files (manifest, shards, vectors). 1 was the single-folder layout.
 FORMAT_VERSION = 3
@@ -69,27 +71,6 @@ SHAPE_FIELDS = ("context_neighbours", "context_weight", "context_decay", "embed_
 def default_home(vault: Path) -> Path:
     """Where a vault's index lives: ``$MEMSEARCH_HOME/<name>-<hash>`` if set, else ``vault/.memsearch``."""
     return paths.default_home(vault)
-
-
-def private_dir(path: Path) -> Path:
-    """:func:`memsearch.paths.private_dir`, and ``path`` made 0700 even if it was there."""
-    paths.private_dir(path)
-    os.chmod(path, 0o700)
-    return path
-
-
-def atomic_write(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file and a rename (owner-only)."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
-        raise
 
 
 # -- names in the repository ------------------------------------------------------------------------
