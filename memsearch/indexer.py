@@ -8,7 +8,7 @@ context uses neighbouring chunks of the same file only, so each file's work stan
 entity alias map is global, so it is rebuilt from every file's aliases when one changes.
 
 Every update that changes anything is one commit of the index repository (see
-:mod:`memsearch.index.store`), under the write lock (:mod:`memsearch.lock`); an update that
+:mod:`memsearch.index.format`), under the write lock (:mod:`memsearch.lock`); an update that
 changes nothing commits nothing.
 
 Every stage is forgiving of one bad file: it is skipped with a reason that names it, and the
@@ -42,14 +42,30 @@ import numpy as np
 from memsearch.chunkers import CHUNKER_VERSION, chunk_file
 from memsearch.config import Settings
 from memsearch.errors import IndexWriteError, MemsearchError
-from memsearch.index import store
+from memsearch.index import in_memory, loading, snapshots
+from memsearch.index.format import (
+    FILES_SUBDIR,
+    FORMAT_VERSION,
+    MANIFEST,
+    SHAPE_FIELDS,
+    embed_sha,
+    encode_manifest_head,
+    encode_shard,
+    encode_vectors,
+    manifest_buckets,
+    shape_of,
+    shard_file,
+    shard_name,
+    vector_file,
+    vector_rows,
+)
 from memsearch.index.keyword import PackedTerms
 from memsearch.index.keyword_terms import file_keyword_terms
 from memsearch.index.vectors import VectorIndex
 from memsearch.index.versioning import IndexRepo, crashpoint
 from memsearch.lock import DEFAULT_LOCK_TIMEOUT, index_lock
 from memsearch.models import Chunk, ParsedFile, chunk_from_row, chunk_replace, chunk_row
-from memsearch.paths import IndexLayout, check_home
+from memsearch.paths import IndexLayout, check_home, default_home, tighten_private_dir
 from memsearch.scan import (
     PREFETCH_WINDOW,
     Skipped,
@@ -201,9 +217,9 @@ def index_vault(
     started = time.perf_counter()
     vault = check_vault(vault)
     settings = (settings or Settings()).with_vault_config(vault)
-    index_home = Path(index_home) if index_home else store.default_home(vault)
+    index_home = Path(index_home) if index_home else default_home(vault)
     check_home(index_home)  # refused as it is found: making it 0700 now would hide a swap
-    store.private_dir(index_home)
+    tighten_private_dir(index_home)
     _exclude_from_vault_git(vault, index_home)
     with index_lock(index_home, timeout=lock_timeout, what=what):
         live = keep[0] if keep else None
@@ -226,7 +242,7 @@ def index_vault(
             # The commit it loaded, left as it was: with its snapshot saved, the next run that finds
             # nothing changed need not load the index at all (save_snapshot keeps one that exists).
             with contextlib.suppress(OSError):
-                store.save_snapshot(index_home, run.data)
+                snapshots.save_snapshot(index_home, run.data)
         # signals: new memories that match a standing interest (after_index never raises); a run
         # that changed nothing hands over a loader, called only if earlier matches wait for a retry
         from memsearch.signals import after_index
@@ -257,17 +273,17 @@ class Base:
 
     repo: IndexRepo
     manifest: dict[str, Any] | None
-    data: store.IndexData | None
+    data: in_memory.IndexData | None
     notes: list[str]
     #: With ``defer_load``: loads ``data`` when the update first needs it (an unchanged vault never does).
-    loader: Callable[[], store.IndexData] | None = None
+    loader: Callable[[], in_memory.IndexData] | None = None
 
 
 class DeferredLoadError(Exception):
     """The last commit's index, loaded late, could not be read: the run starts again, eagerly."""
 
 
-def open_for_write(home: Path, live: store.IndexData | None = None, *, defer_load: bool = False) -> Base:
+def open_for_write(home: Path, live: in_memory.IndexData | None = None, *, defer_load: bool = False) -> Base:
     """The index repository ready for a write (call with the lock held).
 
     Creates it (an old single-folder index is simply rebuilt), discards what an interrupted
@@ -309,10 +325,10 @@ def open_for_write(home: Path, live: store.IndexData | None = None, *, defer_loa
     head = repo.head()
     if head is None:
         return Base(repo, None, None, notes)
-    if live is not None and live.commit == head and live.manifest.get("format") == store.FORMAT_VERSION:
+    if live is not None and live.commit == head and live.manifest.get("format") == FORMAT_VERSION:
         return Base(repo, live.manifest, live, notes)
     try:
-        manifest = store.committed_manifest(repo, head)
+        manifest = loading.committed_manifest(repo, head)
     except Exception as exc:
         if not _object_ok(repo, head):
             _set_aside(repo, f"it lost its last commit: {exc}", notes)
@@ -320,14 +336,14 @@ def open_for_write(home: Path, live: store.IndexData | None = None, *, defer_loa
             return Base(repo, None, None, notes)
         notes.append(f"the last commit's manifest cannot be read ({exc}); rebuilt from the vault")
         return Base(repo, None, None, notes)
-    if defer_load and store.has_snapshot(home, head):
+    if defer_load and snapshots.has_snapshot(home, head):
         # Deferred only over a snapshot: without one, loading is what checks (and repairs) the commit.
-        return Base(repo, manifest, None, notes, loader=lambda: store.load_commit(home, head))
+        return Base(repo, manifest, None, notes, loader=lambda: loading.load_commit(home, head))
     try:
         # No snapshot saved here for a commit a few files past the last one: a run that changes
         # something commits again at once (at 100k chunks that save was 4 s of a 7 s one-file
         # run); one that changes nothing saves it afterwards (see index_vault).
-        data = store.load_commit(home, head, cache_small=False)
+        data = loading.load_commit(home, head, cache_small=False)
     except Exception as exc:
         notes.append(f"the last commit cannot be read ({exc}); its files are indexed again from the vault")
         return Base(repo, manifest, None, notes)
@@ -425,17 +441,17 @@ class Update:
         self.full = (
             old is None
             or (base.data is None and self._loader is None)
-            or old.get("format") != store.FORMAT_VERSION
+            or old.get("format") != FORMAT_VERSION
             or old.get("settings_fingerprint") != _settings_fingerprint(settings)
             or "next_id" not in old
         )
         self.old_files: dict[str, dict] = {} if old is None else dict(old.get("files", {}))
         self.next_id = int((old or {}).get("next_id", 0) or 0)
-        self._data: store.IndexData | None
+        self._data: in_memory.IndexData | None
         if old is not None and not self.full:
             self._data = base.data  # None until first needed, when the load was deferred
         else:
-            self._data = store.empty_index()
+            self._data = in_memory.empty_index()
             self._loader = None
         if old is not None and self.full:
             # ids already used stay used, even by a manifest from before next_id was recorded
@@ -443,7 +459,7 @@ class Update:
             self.next_id = max(self.next_id, max(used, default=-1) + 1)
 
     @property
-    def data(self) -> store.IndexData:
+    def data(self) -> in_memory.IndexData:
         """The index being changed; a deferred load happens here, the first time it is needed."""
         if self._data is None:
             assert self._loader is not None
@@ -578,7 +594,7 @@ class Update:
             entry: dict[str, Any] = {
                 "sha256": item.sha256,
                 "chunks": item.ids,
-                "shard": store.shard_name(path),
+                "shard": shard_name(path),
             }
             if item.parsed.aliases:
                 entry["aliases"] = dict(item.parsed.aliases)
@@ -607,7 +623,7 @@ class Update:
                 entry["aliases"] = preview.aliases
             else:
                 entry.pop("aliases", None)
-        aliases_changed = store.alias_map(held) != store.alias_map(new_files)
+        aliases_changed = in_memory.alias_map(held) != in_memory.alias_map(new_files)
         rebuild_graph = aliases_changed or self.full  # then the graph is made once, at the end
         with self.guard:
             if not self.full:
@@ -616,22 +632,22 @@ class Update:
                 # to the committed chunks again.
                 for path in sorted((set(gone) | set(changed) | set(live)) - reuse):
                     now = live[path].ids if path in live else old_files[path]["chunks"]
-                    store.remove_chunks(self.data, now)
+                    in_memory.remove_chunks(self.data, now)
                     if path in live and path in old_files and path not in work and path not in gone:
                         back = self._committed_chunks(path)
-                        store.add_file_chunks(self.data, old_files[path]["chunks"], back, self._shape())
+                        in_memory.add_file_chunks(self.data, old_files[path]["chunks"], back, self._shape())
             for path in sorted(work, key=lambda p: work[p].ids[:1] or [0]):
                 if path in reuse:
                     continue
                 item = work[path]
-                store.add_file_chunks(
+                in_memory.add_file_chunks(
                     self.data, item.ids, item.chunks, self.settings, item.terms, graph=not rebuild_graph
                 )
                 item.terms = None  # in the keyword index now (at 100k chunks they held ~0.5 GB)
             for path, chunks in restamp_work.items():
-                store.restamp_chunks(self.data, new_files[path]["chunks"], chunks)
+                in_memory.restamp_chunks(self.data, new_files[path]["chunks"], chunks)
             if rebuild_graph:
-                store.rebuild_graph(self.data, new_files)
+                in_memory.rebuild_graph(self.data, new_files)
         timings["keyword_graph_time"] = time.perf_counter() - t
 
         # 4. vectors: from the cache where the text was embedded before, else from the embedder
@@ -660,12 +676,12 @@ class Update:
             kept_skips = {p: r for p, r in old_manifest.get("skipped", {}).items() if p not in looked}
             skipped = {**kept_skips, **skipped}
         manifest = {
-            "format": store.FORMAT_VERSION,
+            "format": FORMAT_VERSION,
             "vault": str(self.vault),
             "built_at": datetime.now(tz=UTC).isoformat(timespec="seconds"),
             "embedder": vec.info,
             "settings_fingerprint": _settings_fingerprint(self.settings),
-            "index_settings": {k: getattr(self.settings, k) for k in store.SHAPE_FIELDS},
+            "index_settings": {k: getattr(self.settings, k) for k in SHAPE_FIELDS},
             "files": dict(sorted(new_files.items())),
             "skipped": dict(sorted(skipped.items())),
             "gaps": all_gaps,
@@ -716,12 +732,12 @@ class Update:
         )
 
     def _shape(self) -> Settings:
-        return store.shape_of(self.base.manifest or {})
+        return shape_of(self.base.manifest or {})
 
     def _committed_chunks(self, path: str) -> list[Chunk]:
         manifest = self.base.manifest or {}
         commit = self.base.data.commit if self.base.data is not None else None
-        chunks, _ = store.read_files(self.base.repo, commit, manifest, [path])[path]
+        chunks, _ = loading.read_files(self.base.repo, commit, manifest, [path])[path]
         return [c for _, c in chunks]
 
     def _commit_times(self, paths: list[str], whole: bool) -> dict[str, datetime]:
@@ -837,7 +853,7 @@ class Update:
         old = self.base.manifest
         staged: list[str] = []
         if self.full:  # everything is written again: nothing of an unreadable commit stays behind
-            for sub in ("shards", "vectors", store.FILES_SUBDIR):
+            for sub in ("shards", "vectors", FILES_SUBDIR):
                 if (root / sub).exists():
                     shutil.rmtree(root / sub)
                     staged.append(sub)
@@ -845,7 +861,7 @@ class Update:
             entry = self.old_files.get(path)
             if entry is None or self.full:
                 continue
-            for rel in (store.shard_file(entry["shard"]), store.vector_file(entry["shard"])):
+            for rel in (shard_file(entry["shard"]), vector_file(entry["shard"])):
                 target = root / rel
                 if target.exists():
                     target.unlink()
@@ -862,10 +878,10 @@ class Update:
             if path in work or path in restamped:
                 chunks = work[path].chunks if path in work else [self.data.chunks[c] for c in entry["chunks"]]
                 rows = [
-                    (cid, chunk, store.embed_sha(embed_text(chunks, i, self.settings)))
+                    (cid, chunk, embed_sha(embed_text(chunks, i, self.settings)))
                     for i, (cid, chunk) in enumerate(zip(entry["chunks"], chunks, strict=True))
                 ]
-                staged.append(_put(root, store.shard_file(name), store.encode_shard(rows)))
+                staged.append(_put(root, shard_file(name), encode_shard(rows)))
                 crashpoint("shard")
             rel = self._put_vectors(root, name, entry)
             if rel:
@@ -876,7 +892,7 @@ class Update:
         touched = None if self.full else set(work) | set(gone) | set(restamped) | vector_paths
         staged += _put_buckets(root, manifest, touched)
         crashpoint("buckets")
-        staged.append(_put(root, store.MANIFEST, store.encode_manifest_head(manifest)))
+        staged.append(_put(root, MANIFEST, encode_manifest_head(manifest)))
         crashpoint("manifest")
         message = commit_message(
             added, sorted(set(changed) | set(restamped), key=walk_order), gone, vec, manifest, old
@@ -889,22 +905,22 @@ class Update:
         changed_files = len(set(work) | set(gone) | set(restamped) | vector_paths)
         unsaved = None if self.full else self.data.unsaved_files
         self.data.unsaved_files = None if unsaved is None else unsaved + changed_files
-        if self.snapshot and store.snapshot_due(self.data):
+        if self.snapshot and snapshots.snapshot_due(self.data):
             with contextlib.suppress(OSError):
-                store.save_snapshot(self.home, self.data)
-        store.prune_snapshots(self.home, keep={commit})
+                snapshots.save_snapshot(self.home, self.data)
+        snapshots.prune_snapshots(self.home, keep={commit})
         with contextlib.suppress(Exception):
             repo.maintain()
         legacy = IndexLayout(self.home).legacy_index
-        if legacy.is_dir() and (legacy / store.MANIFEST).exists():
+        if legacy.is_dir() and (legacy / MANIFEST).exists():
             shutil.rmtree(legacy, ignore_errors=True)
         return commit
 
     def _put_vectors(self, root: Path, name: str, entry: dict) -> str | None:
         """Write (or delete) one file's vectors; the path to stage, None if nothing was there."""
-        rel = store.vector_file(name)
+        rel = vector_file(name)
         target = root / rel
-        rows = store.vector_rows(entry)
+        rows = vector_rows(entry)
         vectors = self.data.vectors
         if vectors is None or not rows:
             if target.exists():
@@ -912,7 +928,7 @@ class Update:
                 return rel
             return None
         matrix = np.stack([vectors._vectors[cid] for cid in rows])
-        return _put(root, rel, store.encode_vectors(matrix))
+        return _put(root, rel, encode_vectors(matrix))
 
 
 @dataclass
@@ -946,7 +962,7 @@ def _put(root: Path, rel: str, data: bytes) -> str:
     if not target.parent.exists():
         for folder in reversed(target.relative_to(root).parents[:-1]):
             if not (root / folder).exists():
-                store.private_dir(root / folder)
+                tighten_private_dir(root / folder)
     # Written in place, not through a temporary file and a rename: the work tree is read by no one
     # (readers read commits), and what a killed writer leaves half-written `recover` discards.
     fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
@@ -958,7 +974,7 @@ def _put(root: Path, rel: str, data: bytes) -> str:
 def _put_buckets(root: Path, manifest: dict, touched: set[str] | None) -> list[str]:
     """Write the manifest buckets holding ``touched`` files (all if None); the paths to stage."""
     staged = []
-    for rel, data in store.manifest_buckets(manifest, touched).items():
+    for rel, data in manifest_buckets(manifest, touched).items():
         if data:
             staged.append(_put(root, rel, data))
         elif (root / rel).exists():
@@ -1336,7 +1352,7 @@ def rollback(
     touched: the next ``index``/``reindex``/``watch`` brings the index back in line with it.
     """
     vault = check_vault(vault)
-    home = Path(index_home) if index_home else store.default_home(vault)
+    home = Path(index_home) if index_home else default_home(vault)
     with index_lock(home, timeout=lock_timeout, what="memsearch rollback"):
         repo = IndexRepo(home)
         if not repo.exists():
@@ -1348,8 +1364,8 @@ def rollback(
         head = repo.head()
         if head is None or target == head:
             return None
-        current = store.committed_manifest(repo, head)
-        wanted = store.committed_manifest(repo, target)
+        current = loading.committed_manifest(repo, head)
+        wanted = loading.committed_manifest(repo, target)
         changed = repo.changed_paths(target, head)
         if not changed:
             return None
@@ -1359,15 +1375,15 @@ def rollback(
         # chunk ids handed out since stay used: a live index never sees an id twice
         manifest["next_id"] = max(int(current.get("next_id", 0) or 0), int(wanted.get("next_id", 0) or 0))
         manifest["built_at"] = datetime.now(tz=UTC).isoformat(timespec="seconds")
-        _put(repo.path, store.MANIFEST, store.encode_manifest_head(manifest))
+        _put(repo.path, MANIFEST, encode_manifest_head(manifest))
         crashpoint("rollback-manifest")
         message = f"rollback to {target[:12]}" + (f": {subject.subject}" if subject else "") + "\n"
-        commit = repo.commit(sorted({*changed, store.MANIFEST}), message)
+        commit = repo.commit(sorted({*changed, MANIFEST}), message)
         if commit is None:
             return None
         with contextlib.suppress(Exception):
-            data = store.load_commit(home, target)
+            data = loading.load_commit(home, target)
             data.commit, data.manifest = commit, manifest
-            store.save_snapshot(home, data)
-        store.prune_snapshots(home, keep={commit})
+            snapshots.save_snapshot(home, data)
+        snapshots.prune_snapshots(home, keep={commit})
         return commit

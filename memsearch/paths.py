@@ -3,11 +3,11 @@
 An index home holds::
 
     repo/                  the git-versioned index (memsearch.index.versioning owns it; the
-                           tree's own layout is the on-disk format, memsearch.index.store)
+                           tree's own layout is the on-disk format, memsearch.index.format)
     repo/manifest.json     the manifest's head: embedder, settings, next id
     index/                 a pre-repository index, read once and converted
     cache/embeddings.sqlite  vectors by text hash (memsearch.index.embedding_cache)
-    cache/snapshots/       loaded indexes saved for a fast start (memsearch.index.store)
+    cache/snapshots/       loaded indexes saved for a fast start (memsearch.index.snapshots)
     signals/state.json     what the standing interests have seen (memsearch.signals)
     signals/last_run.json  the last signal check, for `memsearch signals`
     signals.jsonl          the default signal inbox
