@@ -669,9 +669,9 @@ def bench_config(
     """
     out: dict = {"label": label, "vault": str(vault), "embedder": embedder, "builds": []}
     stamp = home / "bench-cold-build.json"
-    from memsearch.index import store
+    from memsearch.index import loading
 
-    if keep and store.head_commit(home) is not None and stamp.exists():
+    if keep and loading.head_commit(home) is not None and stamp.exists():
         builds = 0
         out["builds"].append({**json.loads(stamp.read_text()), "from_earlier_run": True})
     for i in range(builds):

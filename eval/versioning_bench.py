@@ -188,7 +188,8 @@ def built_vault(files: int, embedder: str, seed: int) -> Iterator[tuple[Path, li
 
 def growth(files: int, updates: int, embedder: str, seed: int = 1) -> dict:
     from memsearch.api import index_vault
-    from memsearch.index import store
+    from memsearch.index import loading
+    from memsearch.index.format import shard_file, vector_file
     from memsearch.index.versioning import IndexRepo
 
     with built_vault(files, embedder, seed) as (vault, paths, first, build_s):
@@ -205,9 +206,9 @@ def growth(files: int, updates: int, embedder: str, seed: int = 1) -> dict:
             report = index_vault(vault, embedder=embedder, paths=[rel])
             seconds.append((time.perf_counter() - t) * 1000.0)
             commits += report.commit is not None
-            entry = store.read_manifest(repo.home)["files"][rel]
-            added_bytes += (repo.path / store.shard_file(entry["shard"])).stat().st_size
-            vec = repo.path / store.vector_file(entry["shard"])
+            entry = loading.read_manifest(repo.home)["files"][rel]
+            added_bytes += (repo.path / shard_file(entry["shard"])).stat().st_size
+            vec = repo.path / vector_file(entry["shard"])
             added_bytes += vec.stat().st_size if vec.exists() else 0
         auto = repo.size_bytes() - start
         repo.git("gc", "-q")

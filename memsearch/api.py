@@ -23,10 +23,11 @@ import numpy as np
 from memsearch.config import Settings
 from memsearch.embedders.preload import EmbedderPreload
 from memsearch.errors import MemsearchError
-from memsearch.index import store
+from memsearch.index import in_memory, loading, snapshots
+from memsearch.index.format import SHAPE_FIELDS, shape_of
 from memsearch.lock import DEFAULT_LOCK_TIMEOUT
 from memsearch.models import SearchResponse
-from memsearch.paths import check_home
+from memsearch.paths import check_home, default_home
 from memsearch.query import Filters, as_datetime, parse_query
 from memsearch.scan import check_vault
 from memsearch.search import STRATEGIES, QueryEmbedding, search_index
@@ -98,7 +99,7 @@ def log(vault: str | Path, index_dir: str | Path | None = None, limit: int | Non
     from memsearch.index.versioning import IndexRepo
 
     vault = check_vault(Path(vault))
-    home = Path(index_dir) if index_dir else store.default_home(vault)
+    home = Path(index_dir) if index_dir else default_home(vault)
     check_home(home)
     return [c.to_dict() for c in IndexRepo(home).log(limit)]
 
@@ -174,7 +175,7 @@ class Memsearch:
     ):
         self.vault = check_vault(Path(vault))
         self.settings = (settings or Settings()).with_vault_config(self.vault)
-        self.index_home = Path(index_dir) if index_dir else store.default_home(self.vault)
+        self.index_home = Path(index_dir) if index_dir else default_home(self.vault)
         self._embedder = None
         self._preload: EmbedderPreload | None = None
         if at is None and isinstance(preload_embedder, EmbedderPreload):
@@ -182,7 +183,7 @@ class Memsearch:
         elif at is None and preload_embedder:
             # The model's session is built in native code while the index loads here (~0.2 s).
             self._preload = EmbedderPreload(self.index_home, self.vault)
-        self.index = store.load(self.index_home, at)
+        self.index = loading.load(self.index_home, at)
         self.at = at
         self._embedder_down: tuple[float, str] | None = None  # (when, why) the embedder last failed
         # The live index: searches and changes of it take turns on this lock (both are short).
@@ -415,10 +416,10 @@ class Memsearch:
         """Load the index's newest commit if another writer made one (changes in memory are kept)."""
         if self.at is not None:
             return False
-        head = store.head_commit(self.index_home)
+        head = loading.head_commit(self.index_home)
         if head is None or head == self.index.commit:
             return False
-        fresh = store.load_commit(self.index_home, head, cache_small=False)
+        fresh = loading.load_commit(self.index_home, head, cache_small=False)
         with self._guard:
             self.index = fresh
             self._next_id = max(self._next_id, int(fresh.manifest.get("next_id", fresh.n_ids) or 0))
@@ -437,7 +438,7 @@ class Memsearch:
             self._worker.join(timeout)
         if self.index.commit and not self._live:
             with self._guard, _suppress():
-                store.save_snapshot(self.index_home, self.index)
+                snapshots.save_snapshot(self.index_home, self.index)
 
     def __enter__(self) -> Memsearch:
         return self
@@ -499,8 +500,8 @@ class Memsearch:
                     chunks = [c for c in chunks if not forgotten.names_entity(c.entities)]
             except Exception as exc:  # one file must never break the caller
                 reason = f"could not be chunked ({type(exc).__name__}: {exc})"
-        shape = store.shape_of(self.index.manifest)
-        shape = replace(self.settings, **{k: getattr(shape, k) for k in store.SHAPE_FIELDS})
+        shape = shape_of(self.index.manifest)
+        shape = replace(self.settings, **{k: getattr(shape, k) for k in SHAPE_FIELDS})
         with self._guard:
             files = self.index.manifest.get("files", {})
             committed = files.get(rel)
@@ -510,7 +511,7 @@ class Memsearch:
             # The alias map depends on each file's aliases only: the graph is rebuilt when these change.
             had_aliases = dict(preview.aliases if preview else (committed or {}).get("aliases", {}))
             old_ids = preview.ids if preview is not None else (committed or {}).get("chunks", [])
-            store.remove_chunks(self.index, old_ids)
+            in_memory.remove_chunks(self.index, old_ids)
             if chunks is None:
                 self._live[rel] = LivePreview("", [], [], {})
                 action = "removed" if committed or preview else "skipped"
@@ -518,7 +519,7 @@ class Memsearch:
             else:
                 ids = list(range(self._next_id, self._next_id + len(chunks)))
                 self._next_id += len(chunks)
-                store.add_file_chunks(self.index, ids, chunks, shape)
+                in_memory.add_file_chunks(self.index, ids, chunks, shape)
                 self._live[rel] = LivePreview(got.sha256, ids, chunks, dict(parsed.aliases))
                 action = "changed" if committed else "added"
                 n = len(chunks)
@@ -533,7 +534,7 @@ class Memsearch:
                 files[rel] = {**files.get(rel, {}), "aliases": preview.aliases}
             elif rel in files:
                 files[rel] = {k: v for k, v in files[rel].items() if k != "aliases"}
-        store.rebuild_graph(self.index, files)
+        in_memory.rebuild_graph(self.index, files)
 
     def _start_worker(self) -> None:
         with self._cond:
@@ -608,7 +609,7 @@ class Memsearch:
 
     def _refresh_locked(self) -> None:
         """Another writer committed since this engine loaded: load its commit, redo the previews."""
-        head = store.head_commit(self.index_home)
+        head = loading.head_commit(self.index_home)
         if head is not None and head != self.index.commit:
             self.refresh()
 
@@ -618,7 +619,7 @@ class Memsearch:
 
         with self._guard:
             manifest = self.index.manifest
-            shape = store.shape_of(manifest)
+            shape = shape_of(manifest)
             texts = []
             for rel in batch:
                 entry = manifest.get("files", {}).get(rel)

@@ -14,7 +14,8 @@ from typing import Any
 from memsearch.embedders.base import Embedder, call_with_deadline
 from memsearch.embedders.choice import choose_embedder, embedder_for, index_manifest_embedder
 from memsearch.embedders.ollama import OllamaEmbedder
-from memsearch.index import store
+from memsearch.index import loading
+from memsearch.paths import default_home
 from memsearch.scan import check_vault
 
 #: Seconds doctor waits for Ollama to list its models, and for a test embedding.
@@ -65,14 +66,14 @@ def diagnose(
 ) -> dict[str, Any]:
     """Check the embedder a reindex would use, the one the index was built with, and Ollama."""
     vault = check_vault(Path(vault))
-    home = Path(index_dir) if index_dir else store.default_home(vault)
+    home = Path(index_dir) if index_dir else default_home(vault)
     problems: list[str] = []
     notes: list[str] = []
     built = index_manifest_embedder(home)
     report: dict[str, Any] = {"vault": str(vault), "index": str(home), "index_embedder": built or None}
 
     if built:
-        manifest = store.read_manifest(home)
+        manifest = loading.read_manifest(home)
         report["gaps"] = len(manifest.get("gaps", []))
         report["embedder_error"] = manifest.get("embedder_error")
         if report["gaps"]:

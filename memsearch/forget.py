@@ -45,11 +45,23 @@ from pathlib import Path
 from typing import Any
 
 from memsearch.errors import IndexMissingError, MemsearchError
-from memsearch.index import store
+from memsearch.index import in_memory, loading
+from memsearch.index.format import (
+    FILES_SUBDIR,
+    MANIFEST,
+    decode_manifest,
+    decode_vectors,
+    encode_manifest_head,
+    encode_vectors,
+    manifest_buckets,
+    shard_file,
+    vector_file,
+    vector_rows,
+)
 from memsearch.index.graph import normalize as normalize_entity
 from memsearch.index.versioning import IndexRepo, _git_env, crashpoint
 from memsearch.lock import DEFAULT_LOCK_TIMEOUT, index_lock
-from memsearch.paths import IndexLayout
+from memsearch.paths import IndexLayout, atomic_write, default_home
 from memsearch.scan import check_vault
 
 FORGET_FORMAT = 1
@@ -219,14 +231,14 @@ def save_forget_list(home: Path, forget: ForgetList, vault: Path | None = None) 
     Returns a warning when the vault's copy could not be written (a read-only vault): the index
     home's list still holds, but another index of the vault would not know.
     """
-    store.atomic_write(IndexLayout(home).forget_list, forget.to_json(with_names=True))
+    atomic_write(IndexLayout(home).forget_list, forget.to_json(with_names=True))
     if vault is None:
         return None
     target = vault_forget_file(vault)
     try:
         if not forget and not target.exists():
             return None
-        store.atomic_write(target, forget.to_json(with_names=False))
+        atomic_write(target, forget.to_json(with_names=False))
     except OSError as exc:
         return (
             f"could not write the vault's forget list {target} ({exc.strerror or exc}): this index"
@@ -295,13 +307,13 @@ class _Pruner:
 
     def prune(self, files: dict[str, dict], read: Any, dim: int | None) -> tuple[dict, dict, set[str]]:
         """``(new file table, {repo path: new bytes or None to delete}, touched manifest paths)``."""
-        aliases = store.alias_map(files)
+        aliases = in_memory.alias_map(files)
         out = dict(files)
         writes: dict[str, bytes | None] = {}
         touched: set[str] = set()
         for path, entry in files.items():
             name = entry["shard"]
-            shard_rel, vec_rel = store.shard_file(name), store.vector_file(name)
+            shard_rel, vec_rel = shard_file(name), vector_file(name)
             whole = self.forget.has_path(path)
             if not whole and not (self.forget.entities or self.forget.phrases):
                 continue
@@ -346,11 +358,11 @@ class _Pruner:
             writes[shard_rel] = b"".join(ln + b"\n" for ln in keep_lines)
             vec_raw = read(vec_rel)
             if vec_raw is not None and dim:
-                matrix = store.decode_vectors(vec_raw, int(dim))
-                rows = store.vector_rows(entry)
+                matrix = decode_vectors(vec_raw, int(dim))
+                rows = vector_rows(entry)
                 keep_rows = [i for i, cid in enumerate(rows) if cid not in drop_ids]
                 if keep_rows:
-                    writes[vec_rel] = store.encode_vectors(matrix[keep_rows])
+                    writes[vec_rel] = encode_vectors(matrix[keep_rows])
                 else:
                     writes[vec_rel] = None
         return out, writes, touched
@@ -403,7 +415,7 @@ def forget(
     from memsearch.indexer import open_for_write
 
     vault = check_vault(Path(vault))
-    home = Path(index_home) if index_home else store.default_home(vault)
+    home = Path(index_home) if index_home else default_home(vault)
     if not paths and not entity:
         raise MemsearchError("nothing to forget: name files (PATH...) or an entity (--entity NAME)")
     if not IndexRepo(home).exists():
@@ -436,7 +448,7 @@ def forget(
                 " name, or pass --force to keep that path from ever being indexed. Nothing was changed"
             )
         if entity:
-            aliases = store.alias_map(files)
+            aliases = in_memory.alias_map(files)
             key = normalize_entity(entity)
             canonical = aliases.get(key, key)
             keys = {canonical, key} | {a for a, c in aliases.items() if c == canonical}
@@ -500,7 +512,7 @@ def list_forgotten(vault: str | Path, index_home: str | Path | None = None) -> t
     a purge is named (the history still names it); a purged one only if the vault has a file of
     that name, else by a prefix of its hash."""
     vault = check_vault(Path(vault))
-    home = Path(index_home) if index_home else store.default_home(vault)
+    home = Path(index_home) if index_home else default_home(vault)
     forget = load_forget_list(home, vault)
     in_vault = _vault_names(vault, forget.paths)
     out = []
@@ -526,7 +538,7 @@ def unforget(
     back; with ``force`` only the vault's file may be indexed again). Returns the paths unforgotten.
     """
     vault = check_vault(Path(vault))
-    home = Path(index_home) if index_home else store.default_home(vault)
+    home = Path(index_home) if index_home else default_home(vault)
     if not paths:
         raise MemsearchError("nothing to unforget: name the forgotten files (`memsearch forget --list`)")
     with index_lock(home, timeout=lock_timeout, what="memsearch unforget"):
@@ -550,10 +562,10 @@ def unforget(
             forget.purged.discard(h)
             forget.names.pop(h, None)
         # Both copies are written whole (the vault's copy without names): the path leaves both.
-        store.atomic_write(IndexLayout(home).forget_list, forget.to_json(with_names=True))
+        atomic_write(IndexLayout(home).forget_list, forget.to_json(with_names=True))
         target = vault_forget_file(vault)
         if target.exists():
-            store.atomic_write(target, forget.to_json(with_names=False))
+            atomic_write(target, forget.to_json(with_names=False))
         return rels
 
 
@@ -569,7 +581,7 @@ def _inbox(vault: Path, home: Path) -> Path:
 
 def _mark_pending(home: Path, inbox: Path, keys: set[str] | None = None) -> None:
     data = {"format": 1, "started": int(time.time()), "inbox": str(inbox), "keys": sorted(keys or ())}
-    store.atomic_write(IndexLayout(home).purge_pending, (json.dumps(data) + "\n").encode())
+    atomic_write(IndexLayout(home).purge_pending, (json.dumps(data) + "\n").encode())
 
 
 def _read_pending(home: Path) -> dict[str, Any] | None:
@@ -598,7 +610,7 @@ def finish_pending_purge(home: Path) -> str | None:
         _purge_cache(home, keys, forget.paths)
         IndexLayout(home).purge_pending.unlink(missing_ok=True)
         return "finished an interrupted `memsearch forget --purge-history` (the index had no commit)"
-    manifest = store.committed_manifest(repo, head)
+    manifest = loading.committed_manifest(repo, head)
 
     def message(chunks: int) -> str:
         return f"forget: finish an interrupted purge ({chunks} chunks), history purged\n"
@@ -656,7 +668,7 @@ def _apply(
         new_manifest["skipped"] = dict(sorted(new_manifest["skipped"].items()))
         new_manifest["gaps"] = sorted(c for e in new_files.values() for c in e.get("gaps", ()))
         staged += put_buckets(root, new_manifest, touched)
-        staged.append(put(root, store.MANIFEST, store.encode_manifest_head(new_manifest)))
+        staged.append(put(root, MANIFEST, encode_manifest_head(new_manifest)))
     commit = repo.commit(staged, message(pruner.chunks)) if staged else None
     report = ForgetReport([], pruner.chunks, commit)
     cache_keys = set(keys or ())
@@ -684,7 +696,7 @@ def _apply(
     head = repo.head()
     if head:
         with contextlib.suppress(Exception):
-            store.load_commit(home, head)  # the new HEAD's snapshot, built from the commit
+            loading.load_commit(home, head)  # the new HEAD's snapshot, built from the commit
     return report
 
 
@@ -827,7 +839,7 @@ def _purge_log(log_file: Path, forget: ForgetList) -> None:
         kept.append(line)
     new = b"".join(ln + b"\n" for ln in kept)
     if new != raw:
-        store.atomic_write(log_file, new)
+        atomic_write(log_file, new)
 
 
 # -- rewriting history --------------------------------------------------------------------------
@@ -858,7 +870,7 @@ class _History:
     def files(self, sha: str) -> dict[str, dict] | None:
         if sha not in self._files:
             try:
-                self._files[sha] = store.committed_manifest(self.repo, sha)["files"]
+                self._files[sha] = loading.committed_manifest(self.repo, sha)["files"]
             except Exception:  # a commit of an older format or without a manifest holds no file table
                 self._files[sha] = None
         return self._files[sha]
@@ -867,7 +879,7 @@ class _History:
         """The chunk records of one file's shard at ``sha`` (read once per blob)."""
         if sha not in self._trees:
             self._trees[sha] = self.repo.tree(sha, "shards")
-        blob = self._trees[sha].get(store.shard_file(entry["shard"]))
+        blob = self._trees[sha].get(shard_file(entry["shard"]))
         if blob is None:
             return []
         if blob not in self._blobs:
@@ -929,7 +941,7 @@ def _history_keys(repo: IndexRepo, forget: ForgetList, history: _History | None 
         files = history.files(sha)
         if not files:
             continue
-        aliases = store.alias_map(files) if forget.entities else None
+        aliases = in_memory.alias_map(files) if forget.entities else None
         for rel, entry in files.items():
             whole = forget.has_path(rel)
             if not whole and not (forget.entities or forget.phrases):
@@ -976,11 +988,11 @@ def _purge_history(repo: IndexRepo, forget: ForgetList, pruner: _Pruner) -> int:
             def read(rel: str, tree: dict = tree, blobs: dict = blobs) -> bytes | None:
                 return blobs[tree[rel]] if rel in tree else None
 
-            head_raw = read(store.MANIFEST)
+            head_raw = read(MANIFEST)
             changes: dict[str, bytes | None] = {}
             if head_raw is not None:
-                bucket_raws = [read(p) for p in sorted(tree) if p.startswith(store.FILES_SUBDIR + "/")]
-                manifest = store.decode_manifest(head_raw, [b for b in bucket_raws if b is not None])
+                bucket_raws = [read(p) for p in sorted(tree) if p.startswith(FILES_SUBDIR + "/")]
+                manifest = decode_manifest(head_raw, [b for b in bucket_raws if b is not None])
                 dim = (manifest.get("embedder") or {}).get("dim")
                 new_files, writes, touched = pruner.prune(manifest["files"], read, dim)
                 changes.update(writes)
@@ -991,8 +1003,8 @@ def _purge_history(repo: IndexRepo, forget: ForgetList, pruner: _Pruner) -> int:
                     for p in hidden:
                         pruner.paths.add(p)
                         skipped.pop(p)
-                    changes[store.MANIFEST] = store.encode_manifest_head(manifest)
-                    for rel, data in store.manifest_buckets(manifest, touched).items():
+                    changes[MANIFEST] = encode_manifest_head(manifest)
+                    for rel, data in manifest_buckets(manifest, touched).items():
                         changes[rel] = data or None
             message = _git(repo, "log", "-1", "--format=%B", sha).decode("utf-8", "replace")
             new_message = _redact(message, pruner.paths)

@@ -3,11 +3,11 @@
 An index home holds::
 
     repo/                  the git-versioned index (memsearch.index.versioning owns it; the
-                           tree's own layout is the on-disk format, memsearch.index.store)
+                           tree's own layout is the on-disk format, memsearch.index.format)
     repo/manifest.json     the manifest's head: embedder, settings, next id
     index/                 a pre-repository index, read once and converted
     cache/embeddings.sqlite  vectors by text hash (memsearch.index.embedding_cache)
-    cache/snapshots/       loaded indexes saved for a fast start (memsearch.index.store)
+    cache/snapshots/       loaded indexes saved for a fast start (memsearch.index.snapshots)
     signals/state.json     what the standing interests have seen (memsearch.signals)
     signals/last_run.json  the last signal check, for `memsearch signals`
     signals.jsonl          the default signal inbox
@@ -23,6 +23,7 @@ search`` through ``memsearch serve``) finds the index home in a few microseconds
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from dataclasses import dataclass
@@ -63,6 +64,29 @@ def private_dir(path: Path) -> Path:
             continue
         os.chmod(folder, 0o700)  # mkdir's mode is filtered by the umask
     return path
+
+
+def tighten_private_dir(path: Path) -> Path:
+    """:func:`private_dir`, and ``path`` made 0700 even if it was there: for the folders the index
+    writes in (the index home once :func:`check_home` accepted it, the snapshot cache, the
+    repository's work tree)."""
+    private_dir(path)
+    os.chmod(path, 0o700)
+    return path
+
+
+def atomic_write(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` through a temporary file and a rename (owner-only)."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
 
 
 def check_home(home: Path) -> None:

@@ -13,7 +13,7 @@ import numpy as np
 
 from memsearch.config import Settings
 from memsearch.fusion import Fused, FusedList, list_confidence, max_possible, rrf
-from memsearch.index.store import IndexData
+from memsearch.index.in_memory import IndexData
 from memsearch.models import Chunk, Health, Hit, Result, SearchResponse, entry_dated
 from memsearch.query import Filters, ParsedQuery
 from memsearch.query_terms import asks_for_current, asks_for_event, informative, term_weights

@@ -54,6 +54,7 @@ from memsearch.client import (
 )
 from memsearch.config import CONFIG_FILENAME, Settings
 from memsearch.errors import MemsearchError
+from memsearch.paths import atomic_write, default_home
 
 #: The largest request body accepted (a search request is a few hundred bytes).
 MAX_BODY_BYTES = 1 << 20
@@ -201,12 +202,11 @@ class Server:
         warm: bool = True,
     ) -> None:
         from memsearch.api import open_index
-        from memsearch.index import store
         from memsearch.scan import check_vault
 
         self.verbose = verbose
         self._log_lock = threading.Lock()
-        home = Path(index_dir) if index_dir else store.default_home(check_vault(Path(vault)))
+        home = Path(index_dir) if index_dir else default_home(check_vault(Path(vault)))
         running = _answering_server(home)
         if running is not None:
             raise MemsearchError(
@@ -275,9 +275,7 @@ class Server:
             "started": self.started,
             "version": __version__,
         }
-        from memsearch.index import store
-
-        store.atomic_write(self.discovery, json.dumps(info, indent=2).encode("utf-8"))
+        atomic_write(self.discovery, json.dumps(info, indent=2).encode("utf-8"))
         self._published = True
 
     def close(self) -> None:
@@ -406,9 +404,9 @@ class Server:
         While this engine's own background writer is committing an ``update_file``, nothing is
         loaded: the writer picks up other writers' commits itself, under the index lock.
         """
-        from memsearch.index import store
+        from memsearch.index import loading  # here: memsearch.index.loading imports numpy (~170 ms)
 
-        head = store.head_commit(self.index_home)
+        head = loading.head_commit(self.index_home)
         if head is None or head == self.engine.commit:
             return False  # None: a rebuild is swapping the repository in; the loaded index answers
         if not self.engine.wait_for_embeddings(0):

@@ -57,7 +57,7 @@ from typing import Any
 from memsearch.config import CONFIG_FILENAME, Settings, load_config_file
 from memsearch.errors import ConfigError
 from memsearch.models import FACT_TYPES, Chunk
-from memsearch.paths import IndexLayout, private_dir
+from memsearch.paths import IndexLayout, default_home, private_dir
 
 log = logging.getLogger(__name__)
 
@@ -327,7 +327,7 @@ def check_new_memories(
     report.inbox = str(inbox)
     report.interests = len(config.interests)
     report.warnings.extend(config.warnings)
-    from memsearch.index.store import head_commit
+    from memsearch.index.loading import head_commit
 
     state = load_state(index_home)
     commit = head_commit(index_home)
@@ -601,11 +601,10 @@ def describe(
     """The vault's interests, where events go, what the last run did; with ``check``, each interest's
     best-scoring memories in the whole vault today (what would fire if they were new), to tune thresholds.
     """
-    from memsearch.index import store
     from memsearch.scan import check_vault
 
     vault = check_vault(Path(vault))
-    index_home = Path(index_dir) if index_dir else store.default_home(vault)
+    index_home = Path(index_dir) if index_dir else default_home(vault)
     config = load_signal_config(vault, index_home)
     state = load_state(index_home) or {}
     last_path = IndexLayout(index_home).signal_last_run

@@ -39,6 +39,7 @@ from memsearch.errors import (
     VaultError,
 )
 from memsearch.models import FACT_TYPES
+from memsearch.paths import default_home
 
 #: Most results one call returns: a model reads every one of them, and pointers past 50 are noise.
 MAX_K = 50
@@ -499,15 +500,13 @@ class MemoryTools:
         return check_vault(self.vault_arg)
 
     def _index_home(self, vault: Path) -> Path:
-        from memsearch.index import store
-
-        return self.index_dir or store.default_home(vault)
+        return self.index_dir or default_home(vault)
 
     def _manifest_stamp(self, vault: Path) -> str | None:
         """The commit the index serves now (a new commit = an update to load); None: no index."""
-        from memsearch.index import store
+        from memsearch.index import loading  # here: memsearch.index.loading imports numpy (~170 ms)
 
-        return store.head_commit(self._index_home(vault))
+        return loading.head_commit(self._index_home(vault))
 
     def engine(self, notes: list[str] | None = None) -> Any:
         """The loaded index (a :class:`memsearch.api.Memsearch`), fresh after every reindex."""

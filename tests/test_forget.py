@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from memsearch.api import index_vault, log, open_index
 from memsearch.cli import main
 from memsearch.forget import forget
-from memsearch.index import store
+from memsearch.index import loading, snapshots
 
 SECRET = "secret/diary.md"
 SENTENCE = "The zebra quartz vault code is violet umbrella forty two"
@@ -58,7 +58,7 @@ def _paths(response) -> set[str]:
 
 
 def _secret_vectors(home: Path) -> list[bytes]:
-    data = store.load(home)
+    data = loading.load(home)
     ids = data.manifest["files"][SECRET]["chunks"]
     return [np.asarray(data.vectors._vectors[cid], dtype=np.float32).tobytes() for cid in ids]
 
@@ -131,8 +131,8 @@ def test_forget_without_purge_is_one_commit_and_drops_the_cache_rows(vault_copy)
     assert not any(c.path == SECRET for c in engine.index.chunks.values())
     cache = (home / "cache" / "embeddings.sqlite").read_bytes()
     assert not any(v in cache for v in vectors)
-    assert not list(store.snapshots_dir(home).glob("*/chunks.jsonl")) or all(
-        SENTENCE.encode() not in p.read_bytes() for p in store.snapshots_dir(home).glob("*/chunks.jsonl")
+    assert not list(snapshots.snapshots_dir(home).glob("*/chunks.jsonl")) or all(
+        SENTENCE.encode() not in p.read_bytes() for p in snapshots.snapshots_dir(home).glob("*/chunks.jsonl")
     )
     # the older commit still holds it (that is what --purge-history is for)
     assert SECRET in _paths(open_index(vault, at="HEAD~1").search("zebra quartz vault code", k=10))

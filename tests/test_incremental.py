@@ -8,14 +8,14 @@ import threading
 import time
 
 from memsearch.api import index_vault, log, open_index
-from memsearch.index import store
+from memsearch.index import loading
 from memsearch.lock import index_lock
 from memsearch.tool import MemoryTools
 from tests.versioning_helpers import NOW, results, write
 
 
 def _manifest(vault):
-    return store.read_manifest(vault / ".memsearch")
+    return loading.read_manifest(vault / ".memsearch")
 
 
 def _strip(rs):

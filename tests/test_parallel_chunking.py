@@ -7,9 +7,10 @@ import shutil
 import pytest
 
 from memsearch.api import index_vault, open_index
-from memsearch.index import store
+from memsearch.index.format import MANIFEST
 from memsearch.index.versioning import IndexRepo
 from memsearch.indexer import prepare as indexer
+from memsearch.paths import default_home
 
 N_FILES = indexer.PARALLEL_MIN_FILES + 40
 
@@ -30,10 +31,10 @@ def _committed(home):
     head = repo.head()
     tree = repo.tree(head)
     blobs = repo.read_blobs(list(tree.values()))
-    manifest = json.loads(blobs[tree[store.MANIFEST]])
+    manifest = json.loads(blobs[tree[MANIFEST]])
     manifest.pop("built_at")
     manifest.pop("vault")
-    files = {path: blobs[blob] for path, blob in tree.items() if path != store.MANIFEST}
+    files = {path: blobs[blob] for path, blob in tree.items() if path != MANIFEST}
     return manifest, files
 
 
@@ -79,8 +80,8 @@ def test_parallel_and_serial_chunking_build_the_same_index(tmp_path, monkeypatch
     index_vault(serial, embed=False)
     assert calls[-1] == 1
 
-    a_manifest, a_files = _committed(store.default_home(parallel))
-    b_manifest, b_files = _committed(store.default_home(serial))
+    a_manifest, a_files = _committed(default_home(parallel))
+    b_manifest, b_files = _committed(default_home(serial))
     assert a_manifest == b_manifest
     assert a_files == b_files
     # A file whose chunking failed in a worker is named and skipped, as in one process.

@@ -475,15 +475,15 @@ def test_search_arguments_check_every_field():
 
 def test_the_light_index_home_is_the_stores(tmp_path, monkeypatch):
     from memsearch import paths
-    from memsearch.index import store
+    from memsearch.paths import default_home
 
     vault = tmp_path / "v"
     vault.mkdir()
     monkeypatch.delenv("MEMSEARCH_HOME", raising=False)
-    assert paths.default_home(vault.resolve()) == store.default_home(vault.resolve())
+    assert paths.default_home(vault.resolve()) == default_home(vault.resolve())
     assert paths.default_home(vault.resolve()) == vault.resolve() / ".memsearch"
     monkeypatch.setenv("MEMSEARCH_HOME", str(tmp_path / "homes"))
-    assert paths.default_home(vault.resolve()) == store.default_home(vault.resolve())
+    assert paths.default_home(vault.resolve()) == default_home(vault.resolve())
     home = paths.default_home(vault.resolve())  # (store's is this one since they were merged)
     assert home.parent == tmp_path / "homes" and home.name.startswith("v-") and len(home.name) == 12
     assert paths.resolved_vault(vault) == vault.resolve()

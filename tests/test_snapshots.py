@@ -1,11 +1,13 @@
 """Snapshots (the derived index of a commit) are written when enough changed, not on every commit."""
 
 from memsearch.api import index_vault, open_index
-from memsearch.index import store
+from memsearch.index import snapshots
+from memsearch.index.format import chunk_from_json, chunk_to_json
+from memsearch.paths import default_home
 
 
 def _snapshots(vault) -> set[str]:
-    root = store.snapshots_dir(store.default_home(vault))
+    root = snapshots.snapshots_dir(default_home(vault))
     return {p.name for p in root.iterdir() if (p / "meta.json").exists()} if root.is_dir() else set()
 
 
@@ -35,7 +37,7 @@ def test_a_small_commit_leaves_the_snapshot_to_a_writer_and_readers_apply_the_de
 
 def test_many_changed_files_write_a_snapshot(vault_copy, monkeypatch):
     index_vault(vault_copy, embed=False)
-    monkeypatch.setattr(store, "SNAPSHOT_MIN_FILES", 3)
+    monkeypatch.setattr(snapshots, "SNAPSHOT_MIN_FILES", 3)
     for i in range(2):
         _write(vault_copy, f"notes/a{i}.md", f"# Note {i}\n\nThought {i}.\n")
     two = index_vault(vault_copy, embed=False)
@@ -113,11 +115,11 @@ def test_a_chunk_read_back_is_the_chunk_written():
         text="Met Ada Lovelace about sign_ed25519().",
         header="2025-03-20 > Morning",
     )
-    cid, back = store.chunk_from_json(store.chunk_to_json(7, chunk))
+    cid, back = chunk_from_json(chunk_to_json(7, chunk))
     assert cid == 7 and back == chunk and hash(back) == hash(chunk)
     assert back.content_hash == chunk.content_hash
     with pytest.raises(dataclasses.FrozenInstanceError):
         back.text = "changed"  # type: ignore[misc]
-    old = json.loads(store.chunk_to_json(7, chunk))
+    old = json.loads(chunk_to_json(7, chunk))
     del old["header"]
-    assert store.chunk_from_json(json.dumps(old))[1].header == ""
+    assert chunk_from_json(json.dumps(old))[1].header == ""

@@ -25,8 +25,9 @@ from memsearch.embedders import registry
 from memsearch.embedders.base import EmbedderUnavailableError, make_fingerprint
 from memsearch.embedders.registry import get_embedder
 from memsearch.errors import EmbedderError
-from memsearch.index import store
+from memsearch.index import loading
 from memsearch.index.embedding_cache import MAX_SINGLE_FAILURES
+from memsearch.paths import default_home
 
 NOW = "2025-04-01T00:00:00+00:00"
 QUERIES = ["signing keys", "Berlin canal walk", "who rotates the keys", "sign_ed25519", "standup notes"]
@@ -93,7 +94,7 @@ def _results(vault: Path, index_dir: Path | None = None) -> list[list[dict]]:
 
 
 def _saved_vectors(home: Path) -> dict[int, np.ndarray]:
-    data = store.load(home)
+    data = loading.load(home)
     return {} if data.vectors is None else dict(data.vectors._vectors)
 
 
@@ -190,7 +191,7 @@ def _embedded_texts(home: Path) -> dict[int, str]:
     from memsearch.config import Settings
     from memsearch.indexer import embed_text
 
-    chunks = store.load(home).chunks
+    chunks = loading.load(home).chunks
     by_path: dict[str, list[int]] = {}
     for cid in sorted(chunks):
         by_path.setdefault(chunks[cid].path, []).append(cid)
@@ -213,14 +214,14 @@ def test_a_change_of_embedder_never_mixes_vectors(vault_copy, register) -> None:
     a, b = Counting("a: "), Counting("b: ", gone_after=3)
     register("emb-a", a)
     register("emb-b", b)
-    home = store.default_home(vault_copy)
+    home = default_home(vault_copy)
     first = index_vault(vault_copy, embedder="emb-a")
 
     # B dies part-way: the index keeps A whole (B's vectors are cached for the next attempt).
     kept = index_vault(vault_copy, embedder="emb-b")
     assert kept.embedder == "emb-a" and kept.gaps == 0 and kept.embedder_error is None
     assert "did not switch to embedder emb-b" in kept.embedder_note and "went away" in kept.embedder_note
-    assert store.load(home).manifest["embedder"]["fingerprint"] == a.fingerprint
+    assert loading.load(home).manifest["embedder"]["fingerprint"] == a.fingerprint
     assert len(_saved_vectors(home)) == first.chunks and _all_vectors_are(home, "a: ")
 
     # B answers: the index switches, re-embedding only what B has not embedded yet, all B's.
@@ -229,7 +230,7 @@ def test_a_change_of_embedder_never_mixes_vectors(vault_copy, register) -> None:
     assert switched.embedder == "emb-b" and switched.gaps == 0
     assert "changed from emb-a" in switched.embedder_note
     assert switched.reused == 3 * b.call_size and switched.embedded == first.chunks - switched.reused
-    assert store.load(home).manifest["embedder"]["fingerprint"] == b.fingerprint
+    assert loading.load(home).manifest["embedder"]["fingerprint"] == b.fingerprint
     assert _all_vectors_are(home, "b: ")
     response = open_index(vault_copy).search("signing keys", k=5, now=NOW)
     assert "semantic" in response.health.ran and not response.health.degraded
@@ -248,7 +249,7 @@ def test_a_switch_to_a_dead_embedder_with_nothing_before_has_gaps(vault_copy, re
     register("emb-b", b)
     report = index_vault(vault_copy, embedder="emb-b")
     assert report.embedded == 3 * b.call_size and report.gaps == report.chunks - report.embedded
-    assert _all_vectors_are(store.default_home(vault_copy), "b: ")
+    assert _all_vectors_are(default_home(vault_copy), "b: ")
     # Search embeds its query with B, the index's embedder; B is down, so semantic fails, the rest answers.
     response = open_index(vault_copy).search("signing keys", k=5, now=NOW)
     assert response.results and "semantic" in response.health.failed and response.health.degraded
@@ -275,9 +276,9 @@ def test_an_embedder_that_goes_away_keeps_what_it_computed(vault_copy, register)
     assert report.embedded == 8 and report.gaps == report.chunks - 8
     assert "went away" in report.embedder_error
     assert counting.calls == 3  # stopped at the first unavailable answer, not one try per batch
-    manifest = store.load(store.default_home(vault_copy)).manifest
+    manifest = loading.load(default_home(vault_copy)).manifest
     assert len(manifest["gaps"]) == report.gaps and manifest["embedder_error"] == report.embedder_error
-    assert len(_saved_vectors(store.default_home(vault_copy))) == 8
+    assert len(_saved_vectors(default_home(vault_copy))) == 8
     counting.gone_after = None
     filled = index_vault(vault_copy, embedder="counting")
     assert filled.gaps == 0 and filled.embedded == report.gaps and filled.reused == 8
@@ -288,8 +289,8 @@ def test_a_poisoned_text_is_one_gap_not_many(vault_copy, register) -> None:
     register("counting", counting)
     report = index_vault(vault_copy, embedder="counting")
     assert report.gaps == 1 and report.embedded == report.chunks - 1
-    (gap,) = store.load(store.default_home(vault_copy)).manifest["gaps"]
-    assert "Keys rotate every quarter" in store.load(store.default_home(vault_copy)).chunks[gap].text
+    (gap,) = loading.load(default_home(vault_copy)).manifest["gaps"]
+    assert "Keys rotate every quarter" in loading.load(default_home(vault_copy)).chunks[gap].text
 
 
 def test_an_embedder_refusing_everything_is_given_up_quickly(vault_copy, register) -> None:
@@ -338,8 +339,8 @@ def test_server_killed_mid_index_then_back(vault_copy, standin, tmp_path) -> Non
     broken = index_vault(vault_copy)
     assert 0 < broken.gaps < broken.chunks  # the index completes, with gaps ...
     assert broken.embedder_error and "Ollama" in broken.embedder_error  # ... and says why
-    home = store.default_home(vault_copy)
-    assert len(store.load(home).manifest["gaps"]) == broken.gaps
+    home = default_home(vault_copy)
+    assert len(loading.load(home).manifest["gaps"]) == broken.gaps
     assert len(_saved_vectors(home)) == broken.chunks - broken.gaps  # what was computed is kept
 
     # Search works at once, and says semantic search is degraded and why.

@@ -1,19 +1,20 @@
 """An unchanged vault is re-indexed without loading the index (the cron job's usual run)."""
 
 from memsearch.api import index_vault, open_index
-from memsearch.index import store
+from memsearch.index import loading
 from memsearch.indexer import run as indexer
+from memsearch.paths import default_home
 
 
 def _count_loads(monkeypatch):
     loads = []
-    real = store.load_commit
+    real = loading.load_commit
 
     def load_commit(home, commit, **kw):
         loads.append(commit)
         return real(home, commit, **kw)
 
-    monkeypatch.setattr(store, "load_commit", load_commit)
+    monkeypatch.setattr(loading, "load_commit", load_commit)
     return loads
 
 
@@ -63,9 +64,9 @@ def test_signals_still_retry_deferred_matches_on_an_unchanged_run(vault_copy):
     from memsearch.signals import check_new_memories, load_state
 
     index_vault(vault_copy, embed=False)
-    home = store.default_home(vault_copy)
+    home = default_home(vault_copy)
     state = load_state(home)
-    assert state["deferred"] == 0 and state["commit"] == store.head_commit(home)
+    assert state["deferred"] == 0 and state["commit"] == loading.head_commit(home)
     called = []
 
     def loader():

@@ -13,8 +13,10 @@ from click.testing import CliRunner
 from memsearch.api import index_vault, log, open_index, rollback
 from memsearch.cli import main
 from memsearch.errors import IndexMissingError, RevisionError
-from memsearch.index import store
+from memsearch.index import loading
+from memsearch.index.format import shard_file, vector_file
 from memsearch.index.versioning import IndexRepo
+from memsearch.paths import default_home
 from tests.versioning_helpers import git, repo_of, results, write
 
 
@@ -202,9 +204,9 @@ def test_the_repository_grows_by_what_changed(vault_copy):
         path.write_text(base + f"\nUpdate {i}: the zebracorn moved to pen {i}.\n")
         report = index_vault(vault_copy)
         assert report.changed == ("journal/2025-03-11.md",)
-        name = store.read_manifest(repo.home)["files"]["journal/2025-03-11.md"]["shard"]
-        one = max(one, (repo.path / store.shard_file(name)).stat().st_size)
-        one_vec = (repo.path / store.vector_file(name)).stat().st_size
+        name = loading.read_manifest(repo.home)["files"]["journal/2025-03-11.md"]["shard"]
+        one = max(one, (repo.path / shard_file(name)).stat().st_size)
+        one_vec = (repo.path / vector_file(name)).stat().st_size
     repo.maintain()
     grown = repo.size_bytes() - start
     assert grown < 30 * 4 * (one + one_vec), (grown, one, one_vec)
@@ -259,7 +261,7 @@ def test_a_batch_commit_by_fast_import_equals_one_by_git_add(vault_copy, tmp_pat
     # A change, then nothing: one more commit, then none (the unchanged tree is not committed).
     write(via_import, "journal/2025-03-20.md", "# 2025-03-20\n\nSaw a zebracorn at the zoo with Ed.\n")
     assert index_vault(via_import, embed=False).commit is not None
-    repo = IndexRepo(store.default_home(via_import))
+    repo = IndexRepo(default_home(via_import))
     head = repo.head()
     files = sorted(git(imported, "ls-files").split())
     assert repo.commit(files, "the same files again") is None
@@ -270,7 +272,7 @@ def test_a_batch_commit_by_fast_import_equals_one_by_git_add(vault_copy, tmp_pat
 
 def test_recover_drops_an_unfinished_batch_commit(vault_copy, monkeypatch):
     index_vault(vault_copy, embed=False)
-    repo = IndexRepo(store.default_home(vault_copy))
+    repo = IndexRepo(default_home(vault_copy))
     head = repo.head()
     repo.git("update-ref", "refs/memsearch/import", head)  # what a writer killed mid-import leaves
     notes = repo.recover()

@@ -40,11 +40,11 @@ def repo_of(vault: Path) -> Path:
 def committed_state(vault: Path) -> dict:
     """The manifest (minus when/where) and every shard and vector file at HEAD, by path."""
     repo = repo_of(vault)
-    from memsearch.index import store
+    from memsearch.index import loading
     from memsearch.index.versioning import IndexRepo
 
     index_repo = IndexRepo(repo.parent)
-    manifest = store.committed_manifest(index_repo, index_repo.head())
+    manifest = loading.committed_manifest(index_repo, index_repo.head())
     for key in ("built_at", "vault"):
         manifest.pop(key, None)
     files = {}

@@ -8,7 +8,7 @@ context uses neighbouring chunks of the same file only, so each file's work stan
 entity alias map is global, so it is rebuilt from every file's aliases when one changes.
 
 Every update that changes anything is one commit of the index repository (see
-:mod:`memsearch.index.store`), under the write lock (:mod:`memsearch.lock`); an update that
+:mod:`memsearch.index.format`), under the write lock (:mod:`memsearch.lock`); an update that
 changes nothing commits nothing.
 
 Every stage is forgiving of one bad file: it is skipped with a reason that names it, and the

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from memsearch.config import Settings
-from memsearch.index import store
+from memsearch.index import snapshots
 from memsearch.indexer.report import IndexReport, Progress
 from memsearch.indexer.update import Update
 from memsearch.indexer.writer import (
@@ -18,7 +18,7 @@ from memsearch.indexer.writer import (
     open_for_write,
 )
 from memsearch.lock import DEFAULT_LOCK_TIMEOUT, index_lock
-from memsearch.paths import check_home
+from memsearch.paths import check_home, default_home, tighten_private_dir
 from memsearch.scan import (
     check_vault,
     walk_order,
@@ -80,9 +80,9 @@ def index_vault(
     started = time.perf_counter()
     vault = check_vault(vault)
     settings = (settings or Settings()).with_vault_config(vault)
-    index_home = Path(index_home) if index_home else store.default_home(vault)
+    index_home = Path(index_home) if index_home else default_home(vault)
     check_home(index_home)  # refused as it is found: making it 0700 now would hide a swap
-    store.private_dir(index_home)
+    tighten_private_dir(index_home)
     _exclude_from_vault_git(vault, index_home)
     with index_lock(index_home, timeout=lock_timeout, what=what):
         live = keep[0] if keep else None
@@ -105,7 +105,7 @@ def index_vault(
             # The commit it loaded, left as it was: with its snapshot saved, the next run that finds
             # nothing changed need not load the index at all (save_snapshot keeps one that exists).
             with contextlib.suppress(OSError):
-                store.save_snapshot(index_home, run.data)
+                snapshots.save_snapshot(index_home, run.data)
         # signals: new memories that match a standing interest (after_index never raises); a run
         # that changed nothing hands over a loader, called only if earlier matches wait for a retry
         from memsearch.signals import after_index

@@ -22,7 +22,22 @@ from typing import Any
 import numpy as np
 
 from memsearch.config import Settings
-from memsearch.index import store
+from memsearch.index import in_memory, loading, snapshots
+from memsearch.index.format import (
+    FILES_SUBDIR,
+    FORMAT_VERSION,
+    MANIFEST,
+    SHAPE_FIELDS,
+    embed_sha,
+    encode_manifest_head,
+    encode_shard,
+    encode_vectors,
+    shape_of,
+    shard_file,
+    shard_name,
+    vector_file,
+    vector_rows,
+)
 from memsearch.index.keyword import PackedTerms
 from memsearch.index.vectors import VectorIndex
 from memsearch.index.versioning import crashpoint
@@ -115,17 +130,17 @@ class Update:
         self.full = (
             old is None
             or (base.data is None and self._loader is None)
-            or old.get("format") != store.FORMAT_VERSION
+            or old.get("format") != FORMAT_VERSION
             or old.get("settings_fingerprint") != settings_fingerprint(settings)
             or "next_id" not in old
         )
         self.old_files: dict[str, dict] = {} if old is None else dict(old.get("files", {}))
         self.next_id = int((old or {}).get("next_id", 0) or 0)
-        self._data: store.IndexData | None
+        self._data: in_memory.IndexData | None
         if old is not None and not self.full:
             self._data = base.data  # None until first needed, when the load was deferred
         else:
-            self._data = store.empty_index()
+            self._data = in_memory.empty_index()
             self._loader = None
         if old is not None and self.full:
             # ids already used stay used, even by a manifest from before next_id was recorded
@@ -133,7 +148,7 @@ class Update:
             self.next_id = max(self.next_id, max(used, default=-1) + 1)
 
     @property
-    def data(self) -> store.IndexData:
+    def data(self) -> in_memory.IndexData:
         """The index being changed; a deferred load happens here, the first time it is needed."""
         if self._data is None:
             assert self._loader is not None
@@ -268,7 +283,7 @@ class Update:
             entry: dict[str, Any] = {
                 "sha256": item.sha256,
                 "chunks": item.ids,
-                "shard": store.shard_name(path),
+                "shard": shard_name(path),
             }
             if item.parsed.aliases:
                 entry["aliases"] = dict(item.parsed.aliases)
@@ -297,7 +312,7 @@ class Update:
                 entry["aliases"] = preview.aliases
             else:
                 entry.pop("aliases", None)
-        aliases_changed = store.alias_map(held) != store.alias_map(new_files)
+        aliases_changed = in_memory.alias_map(held) != in_memory.alias_map(new_files)
         rebuild_graph = aliases_changed or self.full  # then the graph is made once, at the end
         with self.guard:
             if not self.full:
@@ -306,22 +321,22 @@ class Update:
                 # to the committed chunks again.
                 for path in sorted((set(gone) | set(changed) | set(live)) - reuse):
                     now = live[path].ids if path in live else old_files[path]["chunks"]
-                    store.remove_chunks(self.data, now)
+                    in_memory.remove_chunks(self.data, now)
                     if path in live and path in old_files and path not in work and path not in gone:
                         back = self._committed_chunks(path)
-                        store.add_file_chunks(self.data, old_files[path]["chunks"], back, self._shape())
+                        in_memory.add_file_chunks(self.data, old_files[path]["chunks"], back, self._shape())
             for path in sorted(work, key=lambda p: work[p].ids[:1] or [0]):
                 if path in reuse:
                     continue
                 item = work[path]
-                store.add_file_chunks(
+                in_memory.add_file_chunks(
                     self.data, item.ids, item.chunks, self.settings, item.terms, graph=not rebuild_graph
                 )
                 item.terms = None  # in the keyword index now (at 100k chunks they held ~0.5 GB)
             for path, chunks in restamp_work.items():
-                store.restamp_chunks(self.data, new_files[path]["chunks"], chunks)
+                in_memory.restamp_chunks(self.data, new_files[path]["chunks"], chunks)
             if rebuild_graph:
-                store.rebuild_graph(self.data, new_files)
+                in_memory.rebuild_graph(self.data, new_files)
         timings["keyword_graph_time"] = time.perf_counter() - t
 
         # 4. vectors: from the cache where the text was embedded before, else from the embedder
@@ -350,12 +365,12 @@ class Update:
             kept_skips = {p: r for p, r in old_manifest.get("skipped", {}).items() if p not in looked}
             skipped = {**kept_skips, **skipped}
         manifest = {
-            "format": store.FORMAT_VERSION,
+            "format": FORMAT_VERSION,
             "vault": str(self.vault),
             "built_at": datetime.now(tz=UTC).isoformat(timespec="seconds"),
             "embedder": vec.info,
             "settings_fingerprint": settings_fingerprint(self.settings),
-            "index_settings": {k: getattr(self.settings, k) for k in store.SHAPE_FIELDS},
+            "index_settings": {k: getattr(self.settings, k) for k in SHAPE_FIELDS},
             "files": dict(sorted(new_files.items())),
             "skipped": dict(sorted(skipped.items())),
             "gaps": all_gaps,
@@ -406,12 +421,12 @@ class Update:
         )
 
     def _shape(self) -> Settings:
-        return store.shape_of(self.base.manifest or {})
+        return shape_of(self.base.manifest or {})
 
     def _committed_chunks(self, path: str) -> list[Chunk]:
         manifest = self.base.manifest or {}
         commit = self.base.data.commit if self.base.data is not None else None
-        chunks, _ = store.read_files(self.base.repo, commit, manifest, [path])[path]
+        chunks, _ = loading.read_files(self.base.repo, commit, manifest, [path])[path]
         return [c for _, c in chunks]
 
     def _commit_times(self, paths: list[str], whole: bool) -> dict[str, datetime]:
@@ -529,7 +544,7 @@ class Update:
         old = self.base.manifest
         staged: list[str] = []
         if self.full:  # everything is written again: nothing of an unreadable commit stays behind
-            for sub in ("shards", "vectors", store.FILES_SUBDIR):
+            for sub in ("shards", "vectors", FILES_SUBDIR):
                 if (root / sub).exists():
                     shutil.rmtree(root / sub)
                     staged.append(sub)
@@ -537,7 +552,7 @@ class Update:
             entry = self.old_files.get(path)
             if entry is None or self.full:
                 continue
-            for rel in (store.shard_file(entry["shard"]), store.vector_file(entry["shard"])):
+            for rel in (shard_file(entry["shard"]), vector_file(entry["shard"])):
                 target = root / rel
                 if target.exists():
                     target.unlink()
@@ -554,10 +569,10 @@ class Update:
             if path in work or path in restamped:
                 chunks = work[path].chunks if path in work else [self.data.chunks[c] for c in entry["chunks"]]
                 rows = [
-                    (cid, chunk, store.embed_sha(embed_text(chunks, i, self.settings)))
+                    (cid, chunk, embed_sha(embed_text(chunks, i, self.settings)))
                     for i, (cid, chunk) in enumerate(zip(entry["chunks"], chunks, strict=True))
                 ]
-                staged.append(put(root, store.shard_file(name), store.encode_shard(rows)))
+                staged.append(put(root, shard_file(name), encode_shard(rows)))
                 crashpoint("shard")
             rel = self._put_vectors(root, name, entry)
             if rel:
@@ -568,7 +583,7 @@ class Update:
         touched = None if self.full else set(work) | set(gone) | set(restamped) | vector_paths
         staged += put_buckets(root, manifest, touched)
         crashpoint("buckets")
-        staged.append(put(root, store.MANIFEST, store.encode_manifest_head(manifest)))
+        staged.append(put(root, MANIFEST, encode_manifest_head(manifest)))
         crashpoint("manifest")
         message = commit_message(
             added, sorted(set(changed) | set(restamped), key=walk_order), gone, vec, manifest, old
@@ -581,22 +596,22 @@ class Update:
         changed_files = len(set(work) | set(gone) | set(restamped) | vector_paths)
         unsaved = None if self.full else self.data.unsaved_files
         self.data.unsaved_files = None if unsaved is None else unsaved + changed_files
-        if self.snapshot and store.snapshot_due(self.data):
+        if self.snapshot and snapshots.snapshot_due(self.data):
             with contextlib.suppress(OSError):
-                store.save_snapshot(self.home, self.data)
-        store.prune_snapshots(self.home, keep={commit})
+                snapshots.save_snapshot(self.home, self.data)
+        snapshots.prune_snapshots(self.home, keep={commit})
         with contextlib.suppress(Exception):
             repo.maintain()
         legacy = IndexLayout(self.home).legacy_index
-        if legacy.is_dir() and (legacy / store.MANIFEST).exists():
+        if legacy.is_dir() and (legacy / MANIFEST).exists():
             shutil.rmtree(legacy, ignore_errors=True)
         return commit
 
     def _put_vectors(self, root: Path, name: str, entry: dict) -> str | None:
         """Write (or delete) one file's vectors; the path to stage, None if nothing was there."""
-        rel = store.vector_file(name)
+        rel = vector_file(name)
         target = root / rel
-        rows = store.vector_rows(entry)
+        rows = vector_rows(entry)
         vectors = self.data.vectors
         if vectors is None or not rows:
             if target.exists():
@@ -604,4 +619,4 @@ class Update:
                 return rel
             return None
         matrix = np.stack([vectors._vectors[cid] for cid in rows])
-        return put(root, rel, store.encode_vectors(matrix))
+        return put(root, rel, encode_vectors(matrix))

@@ -20,11 +20,12 @@ from typing import Any
 from memsearch.chunkers import CHUNKER_VERSION
 from memsearch.config import Settings
 from memsearch.errors import IndexWriteError, MemsearchError
-from memsearch.index import store
+from memsearch.index import in_memory, loading, snapshots
+from memsearch.index.format import FORMAT_VERSION, MANIFEST, encode_manifest_head, manifest_buckets
 from memsearch.index.versioning import IndexRepo, crashpoint
 from memsearch.indexer.vectors import VectorWork
 from memsearch.lock import DEFAULT_LOCK_TIMEOUT, index_lock
-from memsearch.paths import IndexLayout
+from memsearch.paths import IndexLayout, default_home, tighten_private_dir
 from memsearch.scan import (
     check_vault,
 )
@@ -39,17 +40,17 @@ class Base:
 
     repo: IndexRepo
     manifest: dict[str, Any] | None
-    data: store.IndexData | None
+    data: in_memory.IndexData | None
     notes: list[str]
     #: With ``defer_load``: loads ``data`` when the update first needs it (an unchanged vault never does).
-    loader: Callable[[], store.IndexData] | None = None
+    loader: Callable[[], in_memory.IndexData] | None = None
 
 
 class DeferredLoadError(Exception):
     """The last commit's index, loaded late, could not be read: the run starts again, eagerly."""
 
 
-def open_for_write(home: Path, live: store.IndexData | None = None, *, defer_load: bool = False) -> Base:
+def open_for_write(home: Path, live: in_memory.IndexData | None = None, *, defer_load: bool = False) -> Base:
     """The index repository ready for a write (call with the lock held).
 
     Creates it (an old single-folder index is simply rebuilt), discards what an interrupted
@@ -91,10 +92,10 @@ def open_for_write(home: Path, live: store.IndexData | None = None, *, defer_loa
     head = repo.head()
     if head is None:
         return Base(repo, None, None, notes)
-    if live is not None and live.commit == head and live.manifest.get("format") == store.FORMAT_VERSION:
+    if live is not None and live.commit == head and live.manifest.get("format") == FORMAT_VERSION:
         return Base(repo, live.manifest, live, notes)
     try:
-        manifest = store.committed_manifest(repo, head)
+        manifest = loading.committed_manifest(repo, head)
     except Exception as exc:
         if not _object_ok(repo, head):
             _set_aside(repo, f"it lost its last commit: {exc}", notes)
@@ -102,14 +103,14 @@ def open_for_write(home: Path, live: store.IndexData | None = None, *, defer_loa
             return Base(repo, None, None, notes)
         notes.append(f"the last commit's manifest cannot be read ({exc}); rebuilt from the vault")
         return Base(repo, None, None, notes)
-    if defer_load and store.has_snapshot(home, head):
+    if defer_load and snapshots.has_snapshot(home, head):
         # Deferred only over a snapshot: without one, loading is what checks (and repairs) the commit.
-        return Base(repo, manifest, None, notes, loader=lambda: store.load_commit(home, head))
+        return Base(repo, manifest, None, notes, loader=lambda: loading.load_commit(home, head))
     try:
         # No snapshot saved here for a commit a few files past the last one: a run that changes
         # something commits again at once (at 100k chunks that save was 4 s of a 7 s one-file
         # run); one that changes nothing saves it afterwards (see index_vault).
-        data = store.load_commit(home, head, cache_small=False)
+        data = loading.load_commit(home, head, cache_small=False)
     except Exception as exc:
         notes.append(f"the last commit cannot be read ({exc}); its files are indexed again from the vault")
         return Base(repo, manifest, None, notes)
@@ -154,7 +155,7 @@ def put(root: Path, rel: str, data: bytes) -> str:
     if not target.parent.exists():
         for folder in reversed(target.relative_to(root).parents[:-1]):
             if not (root / folder).exists():
-                store.private_dir(root / folder)
+                tighten_private_dir(root / folder)
     # Written in place, not through a temporary file and a rename: the work tree is read by no one
     # (readers read commits), and what a killed writer leaves half-written `recover` discards.
     fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
@@ -166,7 +167,7 @@ def put(root: Path, rel: str, data: bytes) -> str:
 def put_buckets(root: Path, manifest: dict, touched: set[str] | None) -> list[str]:
     """Write the manifest buckets holding ``touched`` files (all if None); the paths to stage."""
     staged = []
-    for rel, data in store.manifest_buckets(manifest, touched).items():
+    for rel, data in manifest_buckets(manifest, touched).items():
         if data:
             staged.append(put(root, rel, data))
         elif (root / rel).exists():
@@ -256,7 +257,7 @@ def rollback(
     touched: the next ``index``/``reindex``/``watch`` brings the index back in line with it.
     """
     vault = check_vault(vault)
-    home = Path(index_home) if index_home else store.default_home(vault)
+    home = Path(index_home) if index_home else default_home(vault)
     with index_lock(home, timeout=lock_timeout, what="memsearch rollback"):
         repo = IndexRepo(home)
         if not repo.exists():
@@ -268,8 +269,8 @@ def rollback(
         head = repo.head()
         if head is None or target == head:
             return None
-        current = store.committed_manifest(repo, head)
-        wanted = store.committed_manifest(repo, target)
+        current = loading.committed_manifest(repo, head)
+        wanted = loading.committed_manifest(repo, target)
         changed = repo.changed_paths(target, head)
         if not changed:
             return None
@@ -279,15 +280,15 @@ def rollback(
         # chunk ids handed out since stay used: a live index never sees an id twice
         manifest["next_id"] = max(int(current.get("next_id", 0) or 0), int(wanted.get("next_id", 0) or 0))
         manifest["built_at"] = datetime.now(tz=UTC).isoformat(timespec="seconds")
-        put(repo.path, store.MANIFEST, store.encode_manifest_head(manifest))
+        put(repo.path, MANIFEST, encode_manifest_head(manifest))
         crashpoint("rollback-manifest")
         message = f"rollback to {target[:12]}" + (f": {subject.subject}" if subject else "") + "\n"
-        commit = repo.commit(sorted({*changed, store.MANIFEST}), message)
+        commit = repo.commit(sorted({*changed, MANIFEST}), message)
         if commit is None:
             return None
         with contextlib.suppress(Exception):
-            data = store.load_commit(home, target)
+            data = loading.load_commit(home, target)
             data.commit, data.manifest = commit, manifest
-            store.save_snapshot(home, data)
-        store.prune_snapshots(home, keep={commit})
+            snapshots.save_snapshot(home, data)
+        snapshots.prune_snapshots(home, keep={commit})
         return commit

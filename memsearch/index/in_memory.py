@@ -1,0 +1,132 @@
+"""The index a search reads, in memory, and the edits that keep it in step with the vault.
+
+:class:`IndexData` holds every chunk with its keyword, graph, time and vector indexes, the
+manifest of the commit it reflects and that commit. The functions here change one in place (a
+file's chunks removed, added or restamped; the entity graph rebuilt when the alias map changes),
+the same way for an index built from a commit (:mod:`memsearch.index.loading`) and for one an
+update or a live edit changes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from memsearch.config import Settings
+from memsearch.errors import IndexCorruptError
+from memsearch.index.graph import EntityGraph
+from memsearch.index.graph import normalize as normalize_entity_key
+from memsearch.index.keyword import KeywordIndex, PackedTerms
+from memsearch.index.keyword_terms import file_keyword_terms
+from memsearch.index.temporal import TimeIndex
+from memsearch.index.vectors import VectorIndex
+from memsearch.models import Chunk, entry_dated
+from memsearch.scan import walk_order
+
+
+@dataclass
+class IndexData:
+    """Everything a search needs, in memory; ``commit`` is the repository commit it reflects."""
+
+    chunks: dict[int, Chunk]
+    keyword: KeywordIndex
+    graph: EntityGraph
+    time: TimeIndex
+    vectors: VectorIndex | None
+    manifest: dict[str, Any] = field(default_factory=dict)
+    commit: str | None = None
+    #: Files changed since the snapshot this index was loaded from (None: no snapshot behind it).
+    unsaved_files: int | None = None
+
+    @property
+    def n_ids(self) -> int:
+        """1 + the largest chunk id. Every chunk is in the time index (dated or not), which keeps
+        this bound per version: no pass over the chunk table on each query, open or refresh."""
+        return self.time.id_bound()
+
+
+def alias_map(files: Mapping[str, Mapping[str, Any]]) -> dict[str, str]:
+    """The entity alias map the manifest's files declare, applied in scan order (later files win)."""
+    combined: dict[str, str] = {}
+    for path in alias_order(files):
+        for alias, canonical in files[path]["aliases"].items():
+            a, c = normalize_entity_key(alias), normalize_entity_key(canonical)
+            if a and c and a != c:
+                combined[a] = c
+    return combined
+
+
+def alias_order(files: Mapping[str, Mapping[str, Any]]) -> list[str]:
+    """The files that declare aliases, in scan order (the order a full scan applies them)."""
+    return sorted((p for p, e in files.items() if e.get("aliases")), key=walk_order)
+
+
+# -- changing an index in memory -----------------------------------------------------------------
+
+
+def remove_chunks(data: IndexData, ids: Iterable[int]) -> None:
+    """Drop the chunks ``ids`` (those the index holds) from every part of the index."""
+    ids = [i for i in ids if i in data.chunks]
+    for cid in ids:
+        data.keyword.remove(cid)
+        data.graph.remove(cid)
+        data.time.remove(cid)
+        del data.chunks[cid]
+    if data.vectors is not None and ids:
+        data.vectors.remove(ids)
+
+
+def add_file_chunks(
+    data: IndexData,
+    ids: list[int],
+    chunks: list[Chunk],
+    shape: Settings,
+    terms: list[PackedTerms] | None = None,
+    *,
+    graph: bool = True,
+) -> None:
+    """Index one file's chunks under ``ids`` (keyword with its neighbours' context, graph, time);
+    ``terms``: their keyword terms if already made (by the process that chunked the file);
+    ``graph=False``: not in the graph (a caller about to rebuild it from every chunk)."""
+    if terms is None:
+        terms = file_keyword_terms(chunks, shape)
+    for cid, chunk, chunk_terms in zip(ids, chunks, terms, strict=True):
+        data.chunks[cid] = chunk
+        data.keyword.add_packed(cid, chunk_terms)
+        if graph:
+            data.graph.add(cid, chunk.entities)
+        data.time.set(cid, chunk.timestamp, timeless=chunk.fact_type == "world", entry=entry_dated(chunk))
+
+
+def restamp_chunks(data: IndexData, ids: list[int], chunks: list[Chunk]) -> None:
+    """New timestamps (and nothing else) for chunks already indexed under ``ids``."""
+    for cid, chunk in zip(ids, chunks, strict=True):
+        data.chunks[cid] = chunk
+        data.time.set(cid, chunk.timestamp, timeless=chunk.fact_type == "world", entry=entry_dated(chunk))
+
+
+def rebuild_graph(data: IndexData, files: Mapping[str, Mapping[str, Any]]) -> None:
+    """The entity graph again from every chunk, under the alias map of ``files`` (aliases changed)."""
+    graph = EntityGraph()
+    for path in alias_order(files):
+        graph.add_aliases(files[path]["aliases"])
+    for cid in sorted(data.chunks):
+        graph.add(cid, data.chunks[cid].entities)
+    data.graph = graph
+
+
+def empty_index(dim: int | None = None) -> IndexData:
+    """An index of no chunks (with a vector index of ``dim`` if given)."""
+    return IndexData({}, KeywordIndex(), EntityGraph(), TimeIndex(), VectorIndex(dim) if dim else None, {})
+
+
+def check_gaps(data: IndexData, manifest: Mapping[str, Any]) -> None:
+    """Raise IndexCorruptError unless ``data`` holds a vector for every chunk but the manifest's gaps."""
+    expected = len(data.chunks) - len(manifest.get("gaps", ()))
+    have = len(data.vectors) if data.vectors is not None else 0
+    if have != expected:
+        raise IndexCorruptError(
+            f"the index holds {have} vectors where the manifest expects {expected};"
+            " run `memsearch index VAULT` to rebuild it"
+        )
