@@ -473,7 +473,7 @@ class Memsearch:
     def _preview(self, rel: str, started: float) -> FileUpdate:
         """Index ``rel`` in memory at once (keyword, graph, time), ahead of the repository."""
         from memsearch.chunkers import chunk_file
-        from memsearch.forget import FORGOTTEN_REASON, load_forget_list
+        from memsearch.index.forget_list import FORGOTTEN_REASON, load_forget_list
         from memsearch.indexer.prepare import fallback, stamp_chunks
         from memsearch.indexer.update import LivePreview
         from memsearch.scan import Skipped, git_commit_times, read_file

@@ -56,8 +56,9 @@ from typing import Any
 
 from memsearch.config import CONFIG_FILENAME, Settings, load_config_file
 from memsearch.errors import ConfigError
+from memsearch.index.forget_list import ForgetList, entity_hash
 from memsearch.models import FACT_TYPES, Chunk
-from memsearch.paths import IndexLayout, default_home, private_dir
+from memsearch.paths import IndexLayout, atomic_write, default_home, private_dir
 
 log = logging.getLogger(__name__)
 
@@ -642,3 +643,63 @@ def describe(
                 for m in matches[:top]
             ]
     return out
+
+
+# --- forgetting ---
+
+
+def purge(home: Path, content_hashes: set[str], forget: ForgetList, inbox: Path, changed: bool) -> None:
+    """The signal state forgets the chunks' hashes; the signal log loses every event about a
+    forgotten file or that writes a forgotten name (in any of its fields, in any spelling); the
+    last run's record goes when anything was forgotten (``changed``)."""
+    shorts = {h[:16] for h in content_hashes}
+    state = load_state(home)
+    if state is not None and shorts:
+        state["seen"] = [h for h in state.get("seen", []) if h not in shorts]
+        state["fired"] = {
+            k: v for k, v in state.get("fired", {}).items() if not any(s in k or s == v for s in shorts)
+        }
+        save_state(home, state)
+    for log_file in {Path(inbox), IndexLayout(home).signal_inbox}:
+        if log_file.is_file():
+            _purge_log(log_file, forget)
+    last = IndexLayout(home).signal_last_run
+    if last.exists() and changed:
+        last.unlink(missing_ok=True)
+
+
+def _strings(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in _strings(v)]
+    if isinstance(value, list):
+        return [s for v in value for s in _strings(v)]
+    return []
+
+
+def _purge_log(log_file: Path, forget: ForgetList) -> None:
+    raw = log_file.read_bytes()
+    kept: list[bytes] = []
+    for line in raw.splitlines():
+        try:
+            event = json.loads(line)
+        except ValueError:
+            kept.append(line)
+            continue
+        target = event.get("target") if isinstance(event, dict) else None
+        if isinstance(target, str) and forget.has_path(target):
+            continue
+        texts = _strings(event)
+        payload = event.get("payload") if isinstance(event, dict) else None
+        entities = payload.get("entities", []) if isinstance(payload, dict) else []
+        if forget.names_entity(e for e in entities if isinstance(e, str)) or any(
+            forget.mentions(t) for t in texts
+        ):
+            continue
+        if forget.entities and any(entity_hash(t) in forget.entities for t in texts if len(t) <= 100):
+            continue
+        kept.append(line)
+    new = b"".join(ln + b"\n" for ln in kept)
+    if new != raw:
+        atomic_write(log_file, new)

@@ -18,7 +18,7 @@ from test_forget import _everything, _git_objects, _paths
 
 from memsearch.api import index_vault, log, open_index
 from memsearch.cli import main
-from memsearch.forget import load_forget_list, path_hash
+from memsearch.index.forget_list import load_forget_list, path_hash
 
 SENTENCE = "The walrus obsidian passphrase is cobalt meadow ninety one"
 CLI = [sys.executable, "-m", "memsearch.cli"]

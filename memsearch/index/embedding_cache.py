@@ -14,6 +14,7 @@ import hashlib
 import os
 import sqlite3
 import threading
+import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,7 +23,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from memsearch.errors import EmbedderError, IndexCorruptError
+from memsearch.errors import EmbedderError, IndexCorruptError, MemsearchError
 from memsearch.paths import private_dir
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -415,3 +416,52 @@ def embed_with_cache(
             f"{len(outcome.failed)} of {len(texts)} texts could not be embedded: {outcome.error}"
         )
     return outcome.vectors, outcome.embedded
+
+
+def purge(path: Path, keys: set[str], paths: set[str] = frozenset()) -> int:  # type: ignore[assignment]
+    """Delete the cached vectors of ``keys`` (text hashes) and of every text embedded for a
+    forgotten path (``paths``: path hashes, from the cache's origins table: a vector embedded by
+    a run that never committed is in no commit), then compact the file so the bytes leave it."""
+    if not path.exists():
+        return 0
+    deleted = 0
+    conn = sqlite3.connect(path, isolation_level=None, timeout=30)
+    try:
+        wanted = set(keys)
+        has_origins = conn.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (ORIGINS_TABLE,)
+        ).fetchone()
+        ordered_paths = sorted(paths)
+        if has_origins:
+            for start in range(0, len(ordered_paths), 500):
+                part = ordered_paths[start : start + 500]
+                marks = ",".join("?" * len(part))
+                rows = conn.execute(f"SELECT key FROM {ORIGINS_TABLE} WHERE origin IN ({marks})", part)
+                wanted |= {row[0] for row in rows}
+        ordered = sorted(wanted)
+        for start in range(0, len(ordered), 500):
+            part = ordered[start : start + 500]
+            marks = ",".join("?" * len(part))
+            deleted += conn.execute(f"DELETE FROM vectors WHERE key IN ({marks})", part).rowcount
+            if has_origins:
+                conn.execute(f"DELETE FROM {ORIGINS_TABLE} WHERE key IN ({marks})", part)
+        conn.execute("PRAGMA secure_delete=ON")
+        for attempt in range(20):  # a reader in another process may hold the file for a moment
+            try:
+                conn.execute("VACUUM")
+                conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                break
+            except sqlite3.OperationalError:
+                if attempt == 19:
+                    raise MemsearchError(
+                        f"the embedding cache {path} is busy: its rows of the forgotten memories are"
+                        " deleted but the file was not compacted; run `memsearch forget` again"
+                        " when no other memsearch process is running"
+                    ) from None
+                time.sleep(0.25)
+    finally:
+        conn.close()
+    for suffix in ("", "-wal", "-shm"):
+        with contextlib.suppress(OSError):
+            os.chmod(f"{path}{suffix}", 0o600)
+    return deleted

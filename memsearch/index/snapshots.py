@@ -32,6 +32,7 @@ from memsearch.index.temporal import TimeIndex
 from memsearch.index.vectors import VectorIndex
 from memsearch.index.versioning import crashpoint
 from memsearch.models import Chunk, entry_dated
+from memsearch.paths import IndexLayout
 
 #: Format of a snapshot folder (a cache: a snapshot of another format is rebuilt).
 SNAPSHOT_FORMAT = 1
@@ -189,3 +190,16 @@ def latest_snapshot(home: Path, exclude: str | None = None) -> IndexData | None:
         except Exception:
             shutil.rmtree(entry, ignore_errors=True)
     return None
+
+
+def drop_all(home: Path) -> int:
+    """Drop every snapshot under the index home's cache, not only this repository's: a folder
+    left by the repository at another path (the index home moved or copied) holds the text too."""
+    root = IndexLayout(home).snapshots
+    n = 0
+    if root.is_dir():
+        for tag in root.iterdir():
+            if tag.is_dir():
+                n += sum(1 for e in tag.iterdir() if not e.name.startswith("."))
+        shutil.rmtree(root, ignore_errors=True)
+    return n

@@ -112,7 +112,7 @@ _TRANSIENT = (
 )
 
 
-def _git_env() -> dict[str, str]:
+def git_env() -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
     env.update(
         GIT_CONFIG_NOSYSTEM="1",
@@ -149,10 +149,14 @@ class IndexRepo:
         self.git_dir = self.path / ".git"
 
     # -- plumbing ---------------------------------------------------------------------------------
-    def git(self, *args: str, input: bytes | None = None, check: bool = True) -> bytes:
-        """Run ``git args`` in the repository (umask 077), returning stdout."""
+    def git(
+        self, *args: str, input: bytes | None = None, check: bool = True, env: dict[str, str] | None = None
+    ) -> bytes:
+        """Run ``git args`` in the repository (umask 077), returning stdout; ``env``: variables set
+        for this command (a temporary index file, commit dates)."""
         cmd = ["sh", "-c", 'umask 077 && exec git "$@"', "git", "-C", str(self.path), *args]
-        proc = subprocess.run(cmd, input=input, capture_output=True, env=_git_env(), check=False)
+        full = {**git_env(), **(env or {})}
+        proc = subprocess.run(cmd, input=input, capture_output=True, env=full, check=False)
         if check and proc.returncode != 0:
             err = proc.stderr.decode("utf-8", "replace").strip()
             if any(sign in err for sign in _TRANSIENT):  # the repository is fine: the machine is not
@@ -267,7 +271,7 @@ class IndexRepo:
         out = subprocess.run(
             ["git", "-C", str(self.path), "cat-file", "blob", f"{commit}:{path}"],
             capture_output=True,
-            env=_git_env(),
+            env=git_env(),
             check=False,
         )
         return out.stdout if out.returncode == 0 else None
@@ -363,7 +367,7 @@ class IndexRepo:
         # the real deltas between versions of a file later.
         cmd += ["fast-import", "--quiet", "--date-format=now", "--done", "--depth=0"]
         proc = subprocess.Popen(
-            cmd, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=_git_env()
+            cmd, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=git_env()
         )
         assert proc.stdin is not None
         try:

@@ -41,6 +41,7 @@ from memsearch.index.format import (
 from memsearch.index.keyword import PackedTerms
 from memsearch.index.vectors import VectorIndex
 from memsearch.index.versioning import crashpoint
+from memsearch.index.worktree import put, put_buckets
 from memsearch.indexer.prepare import (
     chunk_files,
     embed_text,
@@ -53,8 +54,6 @@ from memsearch.indexer.writer import (
     Base,
     DeferredLoadError,
     commit_message,
-    put,
-    put_buckets,
     same_index,
     settings_fingerprint,
 )
@@ -180,7 +179,7 @@ class Update:
             looked = set(only)
         files: dict[str, VaultFile] = {}
         skipped: dict[str, str] = {}
-        from memsearch.forget import FORGOTTEN_REASON, load_forget_list
+        from memsearch.index.forget_list import FORGOTTEN_REASON, load_forget_list
 
         self.forget = load_forget_list(self.home, vault)
         window = PREFETCH_WINDOW
@@ -463,7 +462,7 @@ class Update:
             )
         )
         old_gaps = set(old.get("gaps", ())) if not self.full else set()
-        from memsearch.forget import path_hash
+        from memsearch.index.forget_list import path_hash
 
         texts: list[str] = []
         ids: list[int] = []

@@ -21,11 +21,13 @@ from memsearch.chunkers import CHUNKER_VERSION
 from memsearch.config import Settings
 from memsearch.errors import IndexWriteError, MemsearchError
 from memsearch.index import in_memory, loading, snapshots
-from memsearch.index.format import FORMAT_VERSION, MANIFEST, encode_manifest_head, manifest_buckets
+from memsearch.index.format import FORMAT_VERSION, MANIFEST, encode_manifest_head
 from memsearch.index.versioning import IndexRepo, crashpoint
+from memsearch.index.worktree import put
 from memsearch.indexer.vectors import VectorWork
 from memsearch.lock import DEFAULT_LOCK_TIMEOUT, index_lock
-from memsearch.paths import IndexLayout, default_home, tighten_private_dir
+from memsearch.paths import IndexLayout, default_home
+from memsearch.purge import finish_pending_purge
 from memsearch.scan import (
     check_vault,
 )
@@ -77,8 +79,6 @@ def open_for_write(home: Path, live: in_memory.IndexData | None = None, *, defer
         _set_aside(repo, f"it could not be used: {exc}", notes)
         repo.init()
         return Base(repo, None, None, notes)
-    from memsearch.forget import finish_pending_purge
-
     try:  # a `forget --purge-history` killed part way: its text must not stay in history
         finished = finish_pending_purge(home)
     except IndexWriteError:
@@ -137,43 +137,11 @@ def _set_aside(repo: IndexRepo, why: str, notes: list[str]) -> None:
 
 
 def _object_ok(repo: IndexRepo, commit: str) -> bool:
-    import subprocess
-
-    from memsearch.index.versioning import _git_env
-
-    proc = subprocess.run(
-        ["git", "-C", str(repo.path), "cat-file", "-e", f"{commit}^{{tree}}"],
-        capture_output=True,
-        env=_git_env(),
-        check=False,
-    )
-    return proc.returncode == 0
-
-
-def put(root: Path, rel: str, data: bytes) -> str:
-    target = root / rel
-    if not target.parent.exists():
-        for folder in reversed(target.relative_to(root).parents[:-1]):
-            if not (root / folder).exists():
-                tighten_private_dir(root / folder)
-    # Written in place, not through a temporary file and a rename: the work tree is read by no one
-    # (readers read commits), and what a killed writer leaves half-written `recover` discards.
-    fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "wb") as fh:
-        fh.write(data)
-    return rel
-
-
-def put_buckets(root: Path, manifest: dict, touched: set[str] | None) -> list[str]:
-    """Write the manifest buckets holding ``touched`` files (all if None); the paths to stage."""
-    staged = []
-    for rel, data in manifest_buckets(manifest, touched).items():
-        if data:
-            staged.append(put(root, rel, data))
-        elif (root / rel).exists():
-            (root / rel).unlink()
-            staged.append(rel)
-    return staged
+    try:
+        repo.git("cat-file", "-e", f"{commit}^{{tree}}")
+    except MemsearchError:
+        return False
+    return True
 
 
 def same_index(old: dict, new: dict) -> bool:

@@ -1,0 +1,208 @@
+"""The forget list: what ``memsearch forget`` took out, kept so that it is never indexed again.
+
+It records a sha256 of each forgotten path, entity key and phrase, never the path, the name or the
+text; the index home holds it (owner-only), and the vault a copy (``.memsearch-forgotten.json``) so
+that an index rebuilt elsewhere forgets the same memories. The indexer asks it which files and
+chunks to leave out; :mod:`memsearch.forget` adds to it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from memsearch.index.graph import normalize as normalize_entity
+from memsearch.paths import IndexLayout, atomic_write
+
+FORGET_FORMAT = 1
+
+
+FORGOTTEN_REASON = "forgotten (memsearch forget); remove it from the vault or keep it unindexed"
+
+
+def sha256_hex(value: str) -> str:
+    return hashlib.sha256(value.encode("utf-8")).hexdigest()
+
+
+def path_hash(rel: str) -> str:
+    return sha256_hex("path:" + rel)
+
+
+def entity_hash(key: str) -> str:
+    return sha256_hex("entity:" + normalize_entity(key))
+
+
+#: The vault's own copy of the forget list (hashes only), beside ``memsearch.toml``: every index of
+#: the vault (another ``--index-dir``, another ``MEMSEARCH_HOME``) honours it.
+VAULT_FORGET_FILE = ".memsearch-forgotten.json"
+
+
+#: Written before a purge touches anything and removed when it is whole: a run that finds it
+#: finishes the purge (a kill -9 part-way must not leave the text in history or the cache).
+#: Longest name (in words) whose spellings are looked for in a chunk's text.
+MAX_PHRASE_WORDS = 6
+
+
+_WORD = re.compile(r"\w+")
+
+
+_POSSESSIVE = re.compile(r"['\u2019]s\b")
+
+
+def words(text: str) -> list[str]:
+    """A text's words as a name is matched: NFKC, casefolded, possessive 's dropped, punctuation gone."""
+    folded = unicodedata.normalize("NFKC", text).casefold()
+    return _WORD.findall(_POSSESSIVE.sub(" ", folded))
+
+
+def phrase_hash(parts: list[str] | tuple[str, ...]) -> str:
+    return sha256_hex("phrase:" + " ".join(parts))
+
+
+def name_variants(name: str) -> set[tuple[str, ...]]:
+    """The word sequences a multi-word name is written as: its order, the surname first
+    ("Vask (Quillon)", "Vask, Quillon" for "Quillon Vask"); case and a possessive are already
+    folded by :func:`words`. A one-word name is matched as an entity only (as a plain word it
+    would take every chunk using that word)."""
+    parts = tuple(words(name))
+    if len(parts) < 2 or len(parts) > MAX_PHRASE_WORDS:
+        return set()
+    return {parts, (parts[-1], *parts[:-1]), tuple(reversed(parts))}
+
+
+@dataclass
+class ForgetList:
+    paths: set[str] = field(default_factory=set)  # path_hash of each forgotten file
+    entities: set[str] = field(default_factory=set)  # entity_hash of each forgotten entity key
+    phrases: set[str] = field(default_factory=set)  # phrase_hash of each spelling of a forgotten name
+    phrase_words: set[int] = field(default_factory=set)  # how many words those spellings have
+    purged: set[str] = field(default_factory=set)  # path/entity hashes forgotten with --purge-history
+    #: path hash -> path, for forgets that were not purged (``forget --list`` names them; the
+    #: commits still do). Kept in the index home only, never in the vault's copy.
+    names: dict[str, str] = field(default_factory=dict)
+
+    def __bool__(self) -> bool:
+        return bool(self.paths or self.entities)
+
+    def has_path(self, rel: str) -> bool:
+        return path_hash(rel) in self.paths
+
+    def names_entity(self, entities: Any, aliases: dict[str, str] | None = None) -> bool:
+        if not self.entities:
+            return False
+        for name in entities:
+            key = normalize_entity(name)
+            if entity_hash(key) in self.entities:
+                return True
+            if aliases and key in aliases and entity_hash(aliases[key]) in self.entities:
+                return True
+        return False
+
+    def mentions(self, text: str) -> bool:
+        """Whether ``text`` writes a forgotten name in one of its spellings (by hash: no name is kept)."""
+        if not self.phrases or not text:
+            return False
+        seq = words(text)
+        for n in self.phrase_words:
+            for i in range(len(seq) - n + 1):
+                if phrase_hash(seq[i : i + n]) in self.phrases:
+                    return True
+        return False
+
+    def drops(self, entities: Any, text: str, aliases: dict[str, str] | None = None) -> bool:
+        """Whether a chunk (its entities, its header and text) is forgotten."""
+        return self.names_entity(entities, aliases) or self.mentions(text)
+
+    def add_entity(self, keys: set[str]) -> None:
+        self.entities |= {entity_hash(k) for k in keys if k}
+        for key in keys:
+            for parts in name_variants(key):
+                self.phrases.add(phrase_hash(parts))
+                self.phrase_words.add(len(parts))
+
+    def merge(self, other: ForgetList) -> None:
+        self.paths |= other.paths
+        self.entities |= other.entities
+        self.phrases |= other.phrases
+        self.phrase_words |= other.phrase_words
+        self.purged |= other.purged
+        for h, name in other.names.items():
+            self.names.setdefault(h, name)
+
+    def to_json(self, *, with_names: bool) -> bytes:
+        data: dict[str, Any] = {
+            "format": FORGET_FORMAT,
+            "paths": sorted(self.paths),
+            "entities": sorted(self.entities),
+            "phrases": sorted(self.phrases),
+            "phrase_words": sorted(self.phrase_words),
+            "purged": sorted(self.purged),
+        }
+        if with_names:
+            data["names"] = {h: n for h, n in sorted(self.names.items()) if h in self.paths}
+        return (json.dumps(data, indent=1) + "\n").encode()
+
+
+def read_forget_list(path: Path) -> ForgetList:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return ForgetList()
+    if not isinstance(data, dict):
+        return ForgetList()
+
+    def strings(key: str) -> set[str]:
+        value = data.get(key, ())
+        return {v for v in value if isinstance(v, str)} if isinstance(value, list) else set()
+
+    names = data.get("names") if isinstance(data.get("names"), dict) else {}
+    lengths = data.get("phrase_words", ())
+    return ForgetList(
+        strings("paths"),
+        strings("entities"),
+        strings("phrases"),
+        {n for n in lengths if isinstance(n, int) and 0 < n <= MAX_PHRASE_WORDS}
+        if isinstance(lengths, list)
+        else set(),
+        strings("purged"),
+        {h: n for h, n in names.items() if isinstance(h, str) and isinstance(n, str)},
+    )
+
+
+def vault_forget_file(vault: Path) -> Path:
+    return Path(vault) / VAULT_FORGET_FILE
+
+
+def load_forget_list(home: Path, vault: Path | None = None) -> ForgetList:
+    """The index home's forget list, with the vault's own copy (hashes only) when ``vault`` is given."""
+    forget = read_forget_list(IndexLayout(home).forget_list)
+    if vault is not None:
+        forget.merge(read_forget_list(vault_forget_file(vault)))
+    return forget
+
+
+def save_forget_list(home: Path, forget: ForgetList, vault: Path | None = None) -> str | None:
+    """Write the index home's list and, with ``vault``, the vault's copy (hashes only, no names).
+
+    Returns a warning when the vault's copy could not be written (a read-only vault): the index
+    home's list still holds, but another index of the vault would not know.
+    """
+    atomic_write(IndexLayout(home).forget_list, forget.to_json(with_names=True))
+    if vault is None:
+        return None
+    target = vault_forget_file(vault)
+    try:
+        if not forget and not target.exists():
+            return None
+        atomic_write(target, forget.to_json(with_names=False))
+    except OSError as exc:
+        return (
+            f"could not write the vault's forget list {target} ({exc.strerror or exc}): this index"
+            " honours the forget, another index of the vault would not"
+        )
+    return None
