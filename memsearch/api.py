@@ -31,6 +31,7 @@ from memsearch.paths import check_home, default_home
 from memsearch.query import Filters, as_datetime, parse_query
 from memsearch.scan import check_vault
 from memsearch.search import STRATEGIES, QueryEmbedding, search_index
+from memsearch.signals import after_index
 
 if TYPE_CHECKING:  # the indexer (chunkers, markdown, yaml) is imported by what writes, not by search
     from memsearch.indexer import IndexReport, LivePreview, Progress
@@ -210,6 +211,11 @@ class Memsearch:
     #: After the embedder failed to answer, searches skip it for this many seconds instead of
     #: each waiting out its timeout again (an agent searching ten times must not wait ten times).
     EMBEDDER_RETRY_SECONDS = 30.0
+
+    def query_vector(self, text: str) -> tuple[np.ndarray | None, str | None]:
+        """The query's vector from the index's embedder, or None and why there is none."""
+        got = self._embed_query(text, ("semantic",))
+        return got.vector, None if got.vector is not None else (got.error or got.skipped or "no query vector")
 
     def _embed_query(self, text: str, wanted: Sequence[str]) -> QueryEmbedding:
         """The query's vector from the embedder the index was built with, or why there is none.
@@ -600,9 +606,7 @@ class Memsearch:
             if phase == "vectors" or not report.gaps:
                 break
             self._embed_gaps(batch)
-        from memsearch.signals import after_index
-
-        after_index(self.vault, self.index_home, self.settings, dict(self.index.chunks))
+        after_index(self.vault, self.index_home, self.settings, self.index, embed_query=self.query_vector)
 
     def _lock_while_open(self, index_lock: Any) -> Any:
         return index_lock(self.index_home, timeout=None, what="memsearch update_file")

@@ -60,7 +60,7 @@ def _paths(response) -> set[str]:
 def _secret_vectors(home: Path) -> list[bytes]:
     data = loading.load(home)
     ids = data.manifest["files"][SECRET]["chunks"]
-    return [np.asarray(data.vectors._vectors[cid], dtype=np.float32).tobytes() for cid in ids]
+    return [np.asarray(data.vectors.by_id[cid], dtype=np.float32).tobytes() for cid in ids]
 
 
 def test_forget_with_purge_leaves_no_byte_of_the_memory(vault_copy):

@@ -6,7 +6,6 @@ import logging
 import pytest
 from click.testing import CliRunner
 
-from memsearch import signals
 from memsearch.api import index_vault
 from memsearch.cli import main
 from memsearch.signals import (
@@ -16,6 +15,7 @@ from memsearch.signals import (
     parse_interests_markdown,
     subscribe,
 )
+from memsearch.signals import check as signals
 
 CONFIG = """
 [[interest]]

@@ -95,7 +95,7 @@ def _results(vault: Path, index_dir: Path | None = None) -> list[list[dict]]:
 
 def _saved_vectors(home: Path) -> dict[int, np.ndarray]:
     data = loading.load(home)
-    return {} if data.vectors is None else dict(data.vectors._vectors)
+    return {} if data.vectors is None else dict(data.vectors.by_id)
 
 
 # -- the cache: what is embedded again -------------------------------------------------------------

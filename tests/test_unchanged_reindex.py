@@ -71,7 +71,7 @@ def test_signals_still_retry_deferred_matches_on_an_unchanged_run(vault_copy):
 
     def loader():
         called.append(True)
-        return open_index(vault_copy).index.chunks
+        return open_index(vault_copy).index
 
     check_new_memories(vault_copy, home, None, loader)
     assert called == []  # this commit was checked and nothing waits: the index is not loaded

@@ -55,18 +55,18 @@ def test_add_replace_remove_save_load(tmp_path):
     index.add([5, 5], np.stack([m[7], m[8]]))  # the last vector of an id wins, as in a dict
     index.remove([6, 999])
     assert len(index) == 99 and 6 not in index and 5 in index
-    np.testing.assert_array_equal(index._vectors[5], m[8])
-    assert sorted(index._vectors) == [i for i in range(100) if i != 6]
+    np.testing.assert_array_equal(index.by_id[5], m[8])
+    assert sorted(index.by_id) == [i for i in range(100) if i != 6]
     index.save(tmp_path)
     loaded = VectorIndex.load(tmp_path, DIM)
     assert loaded._hnsw is not None  # the graph file matched its key: no rebuild
-    assert dict(loaded._vectors).keys() == dict(index._vectors).keys()
-    np.testing.assert_array_equal(loaded._vectors[5], m[8])
+    assert dict(loaded.by_id).keys() == dict(index.by_id).keys()
+    np.testing.assert_array_equal(loaded.by_id[5], m[8])
     assert not loaded._matrix.flags.writeable  # mapped read-only until something is added
     loaded.add([200], m[:1])
     loaded.remove([0])
     assert len(loaded) == 99 and loaded.search(m[0], 1)[0].chunk_id == 200
-    assert np.isnan(next(iter(loaded._vectors.values()))).sum() == 0
+    assert np.isnan(next(iter(loaded.by_id.values()))).sum() == 0
 
 
 def test_a_graph_file_that_does_not_match_is_rebuilt(tmp_path):

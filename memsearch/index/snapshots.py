@@ -135,7 +135,7 @@ def load_snapshot(folder: Path, commit: str | None = None) -> IndexData:
     dim = (manifest.get("embedder") or {}).get("dim")
     if dim and (folder / "vectors.npy").exists():
         vectors = VectorIndex.load(folder, int(dim))
-        if len(vectors) and not np.isfinite(vectors._vectors[next(iter(vectors._vectors))]).all():
+        if len(vectors) and not np.isfinite(vectors.by_id[next(iter(vectors.by_id))]).all():
             raise ValueError(f"snapshot {folder} holds invalid vectors")
     if set(keyword_ids(keyword, chunks)) != set(chunks):
         raise ValueError(f"snapshot {folder}: the keyword index and the chunk table disagree")

@@ -81,8 +81,8 @@ class VectorIndex:
         return self._row(int(chunk_id)) >= 0
 
     @property
-    def _vectors(self) -> Mapping[int, np.ndarray]:
-        """The vectors by chunk id, read-only (kept for callers that read them as a mapping)."""
+    def by_id(self) -> Mapping[int, np.ndarray]:
+        """The vectors by chunk id, read-only (a view over the matrix, not a copy)."""
         return _Rows(self)
 
     def _row(self, chunk_id: int) -> int:

@@ -23,6 +23,7 @@ from memsearch.scan import (
     check_vault,
     walk_order,
 )
+from memsearch.signals import after_index
 
 
 def _exclude_from_vault_git(vault: Path, index_home: Path) -> None:
@@ -108,9 +109,7 @@ def index_vault(
                 snapshots.save_snapshot(index_home, run.data)
         # signals: new memories that match a standing interest (after_index never raises); a run
         # that changed nothing hands over a loader, called only if earlier matches wait for a retry
-        from memsearch.signals import after_index
-
-        after_index(vault, index_home, settings, run.data.chunks if run.loaded else lambda: run.data.chunks)
+        after_index(vault, index_home, settings, run.data if run.loaded else lambda: run.data)
     return report
 
 

@@ -440,7 +440,7 @@ class Update:
         self, new_files: dict[str, dict], work: dict[str, _FileWork], scope: set[str] | None, **how: Any
     ) -> VectorWork:
         """Embed what needs a vector: every chunk after a change of embedder, else the new chunks
-        and the old gaps (of the files in ``scope``, if given); ``_vectors`` decides the embedder
+        and the old gaps (of the files in ``scope``, if given); ``embed_texts`` decides the embedder
         and keeps its soft seams."""
         from memsearch.embedders import choose_embedder, embedder_for
 
@@ -617,5 +617,5 @@ class Update:
                 target.unlink()
                 return rel
             return None
-        matrix = np.stack([vectors._vectors[cid] for cid in rows])
+        matrix = np.stack([vectors.by_id[cid] for cid in rows])
         return put(root, rel, encode_vectors(matrix))
