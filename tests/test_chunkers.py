@@ -12,10 +12,10 @@ from hypothesis import strategies as st
 
 from memsearch.chunkers import chunk_file
 from memsearch.chunkers.document import Doc, split_lines
-from memsearch.chunkers.fences import fence_ids
 from memsearch.chunkers.frontmatter import split_frontmatter
 from memsearch.config import Settings
 from memsearch.errors import ChunkingError
+from memsearch.fences import fence_ids
 from memsearch.models import ParsedFile
 
 VAULT = Path(__file__).parent / "fixtures" / "vault"

@@ -23,7 +23,7 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from memsearch import dates
-from memsearch import entities as ent  # module import: entities itself uses chunkers.fences
+from memsearch import entities as ent
 from memsearch.chunkers import archive, chapters, journal, ledger, sections
 from memsearch.chunkers.document import Doc, Segment, split_lines
 from memsearch.chunkers.frontmatter import split_frontmatter

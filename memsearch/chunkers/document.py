@@ -13,7 +13,7 @@ from datetime import datetime
 from functools import cached_property
 
 from memsearch import dates
-from memsearch.chunkers.fences import NOT_FENCED, fence_ids
+from memsearch.fences import NOT_FENCED, fence_ids
 
 _HEADING_RE = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
 # Markdown decoration before a leading date, only to show the date as written.

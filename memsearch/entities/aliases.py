@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import re
 
-from memsearch.chunkers.fences import unfenced_lines
 from memsearch.entities.normalize import clean_name, normalize_entity
+from memsearch.fences import unfenced_lines
 
 #: A glossary line: ``**TERM** - what it means`` (also ``–``, ``—``, ``:``, ``=``), several a line.
 _GLOSSARY = re.compile(r"\*\*([^*\n]{1,40}?)\*\*\s*(?:[-–—:=]|is)\s+([^*\n]{2,120}?)(?=\s*(?:[.;(]|\*\*|$))")

@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from urllib.parse import unquote
 
 from memsearch import dates, speedups
-from memsearch.chunkers.fences import unfenced_lines
 from memsearch.entities.normalize import unique_entities, wikilink_target
 from memsearch.entities.words import (
     ANY_CONNECTOR,
@@ -27,6 +26,7 @@ from memsearch.entities.words import (
     is_stopword,
     name_like,
 )
+from memsearch.fences import unfenced_lines
 
 _WIKILINK_RE = re.compile(r"!?\[\[([^\[\]\n]+?)\]\]")
 _MDLINK_RE = re.compile(
