@@ -47,6 +47,7 @@ from memsearch.index.forget_list import (
 )
 from memsearch.index.graph import normalize as normalize_entity
 from memsearch.index.versioning import IndexRepo, crashpoint
+from memsearch.indexer import open_for_write
 from memsearch.lock import DEFAULT_LOCK_TIMEOUT, index_lock
 from memsearch.paths import IndexLayout, atomic_write, default_home
 from memsearch.purge import ForgetReport, forget_everywhere, mark_pending, signal_inbox
@@ -97,8 +98,6 @@ def forget(
     A path that names nothing (not indexed, not in the vault) is refused with
     :class:`NothingToForgetError` unless ``force`` (then it is never indexed, should it appear).
     """
-    from memsearch.indexer import open_for_write
-
     vault = check_vault(Path(vault))
     home = Path(index_home) if index_home else default_home(vault)
     if not paths and not entity:

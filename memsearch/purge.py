@@ -31,6 +31,7 @@ from memsearch.index.history import History, Pruner, earlier_names, history_keys
 from memsearch.index.versioning import IndexRepo, crashpoint
 from memsearch.index.worktree import put, put_buckets
 from memsearch.paths import IndexLayout, atomic_write
+from memsearch.signals import load_signal_config
 
 
 @dataclass
@@ -76,8 +77,6 @@ class ForgetReport:
 
 def signal_inbox(vault: Path, home: Path) -> Path:
     """Where signal events go (``[signals] inbox`` of memsearch.toml, else the index home's)."""
-    from memsearch.signals import load_signal_config
-
     try:
         return load_signal_config(vault, home).inbox
     except Exception:  # an unreadable config must not stop a forget: the default inbox at least

@@ -12,6 +12,7 @@ from datetime import datetime
 import numpy as np
 
 from memsearch.config import Settings
+from memsearch.errors import QueryError
 from memsearch.fusion import Fused, FusedList, list_confidence, max_possible, rrf
 from memsearch.index.in_memory import IndexData
 from memsearch.models import Chunk, Health, Hit, Result, SearchResponse, entry_dated
@@ -190,8 +191,6 @@ def search_index(
     wanted = tuple(strategies) if strategies else STRATEGIES
     unknown = [s for s in wanted if s not in STRATEGIES]
     if unknown:
-        from memsearch.errors import QueryError
-
         raise QueryError(f"unknown strategy {unknown[0]!r}; choose from {', '.join(STRATEGIES)}")
     n_ids, top_n = index.n_ids, settings.top_n
     ran: list[str] = []

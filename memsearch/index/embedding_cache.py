@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from memsearch.embedders.base import EmbedderUnavailableError
 from memsearch.errors import EmbedderError, IndexCorruptError, MemsearchError
 from memsearch.paths import private_dir
 
@@ -293,8 +294,6 @@ def embed_texts_with_cache(
     ``origins`` (parallel to ``texts``): the path hash of the file each text is for, recorded in
     the cache with every vector stored or reused (see :data:`ORIGINS_TABLE`).
     """
-    from memsearch.embedders.base import EmbedderUnavailableError
-
     if isinstance(texts, str):
         raise TypeError("embed_texts_with_cache takes a sequence of texts, not one str")
     dim = int(embedder.dim)

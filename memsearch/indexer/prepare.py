@@ -24,6 +24,8 @@ from memsearch.index.keyword import PackedTerms
 from memsearch.index.keyword_terms import file_keyword_terms
 from memsearch.models import Chunk, ParsedFile, chunk_from_row, chunk_replace, chunk_row
 from memsearch.scan import (
+    IGNORED_DIRS,
+    MARKDOWN_SUFFIXES,
     VaultFile,
 )
 
@@ -38,8 +40,6 @@ def embed_text(chunks: list[Chunk], i: int, settings: Settings) -> str:
 
 
 def indexable(vault: Path, rel: str) -> bool:
-    from memsearch.scan import IGNORED_DIRS, MARKDOWN_SUFFIXES
-
     parts = rel.split("/")
     if any(p in IGNORED_DIRS or p.startswith(".") for p in parts[:-1]) or parts[-1].startswith("."):
         return False

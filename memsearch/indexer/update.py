@@ -22,7 +22,9 @@ from typing import Any
 import numpy as np
 
 from memsearch.config import Settings
+from memsearch.embedders import choose_embedder, embedder_for
 from memsearch.index import in_memory, loading, snapshots
+from memsearch.index.forget_list import FORGOTTEN_REASON, load_forget_list, path_hash
 from memsearch.index.format import (
     FILES_SUBDIR,
     FORMAT_VERSION,
@@ -179,8 +181,6 @@ class Update:
             looked = set(only)
         files: dict[str, VaultFile] = {}
         skipped: dict[str, str] = {}
-        from memsearch.index.forget_list import FORGOTTEN_REASON, load_forget_list
-
         self.forget = load_forget_list(self.home, vault)
         window = PREFETCH_WINDOW
         for n, (full, rel) in enumerate(found, 1):
@@ -442,8 +442,6 @@ class Update:
         """Embed what needs a vector: every chunk after a change of embedder, else the new chunks
         and the old gaps (of the files in ``scope``, if given); ``embed_texts`` decides the embedder
         and keeps its soft seams."""
-        from memsearch.embedders import choose_embedder, embedder_for
-
         old = self.base.manifest or {}
         previous = old.get("embedder") or {}
         want_fp = None
@@ -462,8 +460,6 @@ class Update:
             )
         )
         old_gaps = set(old.get("gaps", ())) if not self.full else set()
-        from memsearch.index.forget_list import path_hash
-
         texts: list[str] = []
         ids: list[int] = []
         origins: list[str] = []  # whose text each is, by path hash: a forget finds its vectors by it

@@ -11,6 +11,8 @@ from pathlib import Path
 import numpy as np
 
 from memsearch.config import Settings
+from memsearch.embedders import choose_embedder, embedder_for, index_manifest_embedder
+from memsearch.index.embedding_cache import EmbeddingCache, EmbedOutcome, embed_texts_with_cache
 from memsearch.indexer.report import Progress
 from memsearch.paths import IndexLayout
 
@@ -79,9 +81,6 @@ def embed_texts(
     than the previous one would, the index keeps the previous embedder this run and says so
     (what the new one did embed is cached, so the next attempt starts there).
     """
-    from memsearch.embedders import choose_embedder, embedder_for, index_manifest_embedder
-    from memsearch.index.embedding_cache import EmbeddingCache, EmbedOutcome, embed_texts_with_cache
-
     choice = choose_embedder(vault, explicit, settings, index_home)
     previous = index_manifest_embedder(index_home)
     all_ids = list(range(len(texts)))

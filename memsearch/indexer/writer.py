@@ -19,7 +19,7 @@ from typing import Any
 
 from memsearch.chunkers import CHUNKER_VERSION
 from memsearch.config import Settings
-from memsearch.errors import IndexWriteError, MemsearchError
+from memsearch.errors import IndexMissingError, IndexWriteError, MemsearchError
 from memsearch.index import in_memory, loading, snapshots
 from memsearch.index.format import FORMAT_VERSION, MANIFEST, encode_manifest_head
 from memsearch.index.versioning import IndexRepo, crashpoint
@@ -229,8 +229,6 @@ def rollback(
     with index_lock(home, timeout=lock_timeout, what="memsearch rollback"):
         repo = IndexRepo(home)
         if not repo.exists():
-            from memsearch.errors import IndexMissingError
-
             raise IndexMissingError(f"no index at {home}; run `memsearch index VAULT` first")
         repo.recover()
         target = repo.resolve(rev)

@@ -1,0 +1,226 @@
+"""Chunking: one file's text -> its memories (``Chunk``), territory-aware.
+
+:func:`chunk_file` does, in order:
+
+1. pick the territory (``settings.territory_for``) and split the text into lines;
+2. read the frontmatter (safe YAML; malformed frontmatter is plain text plus a warning);
+3. cut the body with the territory's strategy (``sections``, ``journal``, ``ledger``,
+   ``chapters``, ``archive``: one module each), which also dates what its content dates;
+4. split over-long chunks at their best breaks (:mod:`memsearch.chunkers.splitting`);
+5. fill in each chunk's fact type, timestamp fallbacks (frontmatter ``date``/``created``/
+   ``updated``, then the file name), heading, header and entities.
+
+Invariants (property-tested): chunk text is exactly its lines joined by ``\\n``; chunks are
+sorted and disjoint, never start or end on a blank line, never split a fenced code block, and
+together hold every non-blank line after the frontmatter.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+from pathlib import PurePosixPath
+from typing import Any
+
+from memsearch import dates
+from memsearch import entities as ent
+from memsearch.chunkers import archive, chapters, journal, ledger, sections
+from memsearch.chunkers.document import Doc, Segment, split_lines
+from memsearch.chunkers.frontmatter import split_frontmatter
+from memsearch.chunkers.splitting import split_range
+from memsearch.config import Settings
+from memsearch.errors import ChunkingError
+from memsearch.models import FACT_TYPES, ParsedFile, chunk_from_fields
+
+#: Raised whenever the same file gives other chunks than before (boundaries, entities, aliases):
+#: an index made by an older chunker is then chunked again in full by the next run.
+#: 2: a note's own name among its entities; aliases its prose defines.
+CHUNKER_VERSION = 2
+
+STRATEGIES: dict[str, Callable[[Doc], list[Segment]]] = {
+    "sections": sections.segments,
+    "journal": journal.segments,
+    "ledger": ledger.segments,
+    "chapters": chapters.segments,
+    "archive": archive.segments,
+}
+#: Strategies whose chunks are dated entries: their header names the date when the text does not.
+_DATED_ENTRIES = frozenset({"journal", "ledger", "archive"})
+#: Frontmatter keys that date a file, most telling first.
+_DATE_KEYS = ("date", "created", "updated")
+#: Longest header; each part of it is cut to _MAX_PART first.
+MAX_HEADER_CHARS = 200
+_MAX_PART = 80
+
+
+def chunk_file(rel_path: str, text: str, settings: Settings) -> ParsedFile:
+    """The chunks, title, frontmatter and aliases of one vault file.
+
+    Never raises on content: what cannot be read as intended is read as plain text and named in
+    ``ParsedFile.warnings``. A ``ChunkingError`` means a bug here, not a bad file.
+    """
+    try:
+        return _chunk_file(rel_path, text, settings)
+    except Exception as exc:
+        raise ChunkingError(
+            f"{rel_path}: could not be chunked ({type(exc).__name__}: {exc}); "
+            "the rest of the vault is still indexed; please report this file as a memsearch bug"
+        ) from exc
+
+
+def _chunk_file(rel_path: str, text: str, settings: Settings) -> ParsedFile:
+    territory = settings.territory_for(rel_path)
+    lines = split_lines(text)
+    fm = split_frontmatter(lines)
+    warnings = list(fm.warnings)
+    doc = Doc(lines, fm.body_start)
+
+    title, title_line = _title(rel_path, fm.data, doc)
+    strategy = territory.strategy
+    if strategy not in STRATEGIES:
+        warnings.append(f"unknown chunk strategy {strategy!r} (cut by sections instead)")
+        strategy = "sections"
+    segments = STRATEGIES[strategy](doc)
+
+    pieces: list[Segment] = []
+    for seg in segments:
+        for a, b in split_range(doc, seg.start, seg.end, settings.max_chunk_chars):
+            pieces.append(Segment(a, b, seg.timestamp, seg.source, seg.date_text))
+    if strategy == "archive":
+        archive.date_chunks(doc, pieces)  # a piece of a month is dated by its own first line
+
+    fact_type = _fact_type(fm.data, territory.fact_type)
+    file_date = _file_date(rel_path, fm.data)
+    fm_entities, fm_aliases = ent.frontmatter_entities(fm.data, title=title)
+    identity = note_identity(rel_path, strategy, title)
+    if identity:
+        fm_entities = [identity, *fm_entities]
+    body_text = "\n".join(lines[fm.body_start :])
+    aliases = {**ent.prose_aliases(body_text), **fm_aliases}  # frontmatter says it first
+    vocab = ent.vocabulary(body_text)
+
+    chunks = []
+    for piece in pieces:
+        if piece.timestamp is None and file_date is not None:
+            piece.timestamp, piece.source, piece.date_text = file_date
+        body = "\n".join(lines[piece.start : piece.end + 1])
+        chunks.append(
+            chunk_from_fields(
+                dict(
+                    path=rel_path,
+                    start_line=piece.start + 1,
+                    end_line=piece.end + 1,
+                    heading=_heading(doc, piece, strategy, title),
+                    territory=territory.label,
+                    fact_type=fact_type,
+                    timestamp=piece.timestamp,
+                    timestamp_source=piece.source if piece.timestamp is not None else "none",
+                    entities=tuple(ent.unique_entities([*ent.extract_entities(body, vocab), *fm_entities])),
+                    text=body,
+                    header=_header(doc, piece, body, title, title_line, strategy in _DATED_ENTRIES),
+                )
+            )
+        )
+    return ParsedFile(
+        path=rel_path,
+        title=title,
+        frontmatter=fm.data,
+        aliases=aliases,
+        chunks=tuple(chunks),
+        warnings=tuple(warnings),
+    )
+
+
+def note_identity(rel_path: str, strategy: str, title: str = "") -> str | None:
+    """The entity a note *is*: its file name, as a ``[[wikilink]]`` or a markdown link to it names it.
+
+    Every chunk of the note carries it, so a link to the note connects to all of it in the graph
+    (a link from a project note reaches the component note's sections, and their links beyond).
+    Only notes cut by sections (reference, system, the inner voice's notes...) are subjects: a
+    journal day or a ledger month is named by its date, a chapter file by its place in a book.
+    """
+    if strategy != "sections":
+        return None
+    stem = PurePosixPath(rel_path).stem
+    if dates.date_from_filename(rel_path) is not None or not any(ch.isalpha() for ch in stem):
+        return None
+    # Shown as the note's title where the title is the same name ("Redflag" for redflag.md).
+    return title if ent.normalize_entity(title) == ent.normalize_entity(stem) else stem
+
+
+def _title(rel_path: str, fm: dict[str, Any], doc: Doc) -> tuple[str, int | None]:
+    """Frontmatter ``title``, else the first ``# `` heading (and its line), else the file stem."""
+    value = fm.get("title")
+    if isinstance(value, str | int | float) and str(value).strip():
+        return " ".join(str(value).split()), None
+    heading = doc.first_title_heading
+    if heading is not None:
+        return heading.text, heading.line
+    return PurePosixPath(rel_path).stem, None
+
+
+def _fact_type(fm: dict[str, Any], default: str) -> Any:
+    value = fm.get("fact_type")
+    if isinstance(value, str) and value.strip().lower() in FACT_TYPES:
+        return value.strip().lower()
+    return default
+
+
+def _file_date(rel_path: str, fm: dict[str, Any]) -> tuple[datetime, str, str] | None:
+    """(timestamp, source, date as written) from frontmatter, else from the file name."""
+    lowered = {k.lower(): v for k, v in fm.items()}
+    for key in _DATE_KEYS:
+        value = lowered.get(key)
+        if isinstance(value, str) and (when := dates.parse_datetime(value)):
+            return when, "frontmatter", value.strip()
+    when = dates.date_from_filename(rel_path)
+    if when is not None:
+        return when, "filename", when.date().isoformat()
+    return None
+
+
+def _heading(doc: Doc, piece: Segment, strategy: str, title: str) -> str:
+    """The nearest heading in force at the chunk's content; else the chapter title or the entry's date."""
+    for heading in reversed(doc.headings_at_content(piece.start, piece.end)):
+        if heading.text:
+            return heading.text
+    if strategy == "chapters":
+        return title
+    if piece.source in ("line", "heading"):
+        return piece.date_text
+    return ""
+
+
+def _header(doc: Doc, piece: Segment, body: str, title: str, title_line: int | None, dated: bool) -> str:
+    """File title > enclosing headings (not those in the chunk itself) [— the entry's date]."""
+    path = [h for h in doc.enclosing[piece.start] if h.text]
+    parts: list[str] = []
+    in_force = doc.headings_at_content(piece.start, piece.end)
+    # a title taken from the first "# " heading gives way to the "# " heading this chunk is under
+    title_in_path = title_line is not None and any(h.level == 1 for h in in_force)
+    title_in_chunk = title_line is not None and piece.start <= title_line <= piece.end
+    if title and not title_in_path and not title_in_chunk:
+        parts.append(title)
+    parts.extend(h.text for h in path)
+    deduped: list[str] = []
+    for part in parts:
+        part = _shorten(" ".join(part.split()), _MAX_PART)
+        if not deduped or deduped[-1].casefold() != part.casefold():
+            deduped.append(part)
+    header = " > ".join(deduped)
+    if len(header) > MAX_HEADER_CHARS and len(deduped) > 2:
+        header = " > ".join([deduped[0], "…", deduped[-1]])
+    when = " ".join(piece.date_text.split())
+    if (
+        dated
+        and piece.timestamp is not None
+        and when
+        and when.casefold() not in header.casefold()
+        and when.casefold() not in body.casefold()
+    ):
+        header = f"{header} — {_shorten(when, _MAX_PART)}" if header else _shorten(when, _MAX_PART)
+    return _shorten(header, MAX_HEADER_CHARS)
+
+
+def _shorten(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
