@@ -15,25 +15,30 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from memsearch.config import Settings
+from memsearch.embedders.base import EmbedderUnavailableError
 from memsearch.embedders.preload import EmbedderPreload
-from memsearch.errors import MemsearchError
+from memsearch.errors import EmbedderError, MemsearchError, QueryError
 from memsearch.index import in_memory, loading, snapshots
 from memsearch.index.format import SHAPE_FIELDS, shape_of
-from memsearch.lock import DEFAULT_LOCK_TIMEOUT
+from memsearch.index.versioning import IndexRepo
+from memsearch.lock import DEFAULT_LOCK_TIMEOUT, index_lock
 from memsearch.models import SearchResponse
 from memsearch.paths import check_home, default_home
 from memsearch.query import Filters, as_datetime, parse_query
-from memsearch.scan import check_vault
+from memsearch.scan import Skipped, check_vault
 from memsearch.search import STRATEGIES, QueryEmbedding, search_index
-from memsearch.signals import after_index
 
-if TYPE_CHECKING:  # the indexer (chunkers, markdown, yaml) is imported by what writes, not by search
+# The write side (the indexer, signals, forget: chunkers, YAML, ...) is imported by the methods that
+# write, on first use: a process that only searches never pays for it (~80 ms measured on 2 cores:
+# `python -X importtime -c "import memsearch.indexer, memsearch.signals, memsearch.forget"` after
+# the search side). Every import inside a function below is one of those.
+if TYPE_CHECKING:
     from memsearch.indexer import IndexReport, LivePreview, Progress
 
 
@@ -97,8 +102,6 @@ class FileUpdate:
 
 def log(vault: str | Path, index_dir: str | Path | None = None, limit: int | None = None) -> list[dict]:
     """The index's commits, newest first: ``{"commit", "time", "subject", "body"}`` each."""
-    from memsearch.index.versioning import IndexRepo
-
     vault = check_vault(Path(vault))
     home = Path(index_dir) if index_dir else default_home(vault)
     check_home(home)
@@ -147,10 +150,6 @@ def _check_territory(territory: str | None) -> None:
     """Refuse a territory outside the vault (``../..``, ``/etc``, ``~/x``): it was read as no filter."""
     if not territory:
         return
-    from pathlib import PurePosixPath
-
-    from memsearch.errors import QueryError
-
     text = str(territory).replace("\\", "/")
     if text.startswith(("/", "~")) or ".." in PurePosixPath(text).parts:
         raise QueryError(
@@ -253,9 +252,6 @@ class Memsearch:
                 )
             vector = self._embedder.embed_query(text)
         except Exception as exc:  # the embedder is a soft seam: the other strategies still answer
-            from memsearch.embedders.base import EmbedderUnavailableError
-            from memsearch.errors import EmbedderError
-
             why = str(exc) if isinstance(exc, EmbedderError) else f"{type(exc).__name__}: {exc}"
             why = f"the embedder did not answer ({why})"
             if isinstance(exc, EmbedderUnavailableError):
@@ -478,34 +474,18 @@ class Memsearch:
 
     def _preview(self, rel: str, started: float) -> FileUpdate:
         """Index ``rel`` in memory at once (keyword, graph, time), ahead of the repository."""
-        from memsearch.chunkers import chunk_file
-        from memsearch.index.forget_list import FORGOTTEN_REASON, load_forget_list
-        from memsearch.indexer.prepare import fallback, stamp_chunks
-        from memsearch.indexer.update import LivePreview
-        from memsearch.scan import Skipped, git_commit_times, read_file
+        from memsearch.index.forget_list import load_forget_list
+        from memsearch.indexer import LivePreview
+        from memsearch.indexer.prepare import prepare_file
 
-        full = self.vault / rel
-        got = read_file(self.vault, full) if (full.is_file() or full.is_symlink()) else None
-        forgotten = load_forget_list(self.index_home, self.vault)
-        if got is not None and forgotten.has_path(rel):
-            got = Skipped(rel, FORGOTTEN_REASON)  # `memsearch forget`: never indexed again
-        parsed = chunks = None
+        # The same preparation as an index run's: what update_file holds, a reindex would commit.
+        prepared = prepare_file(self.vault, rel, self.settings, load_forget_list(self.index_home, self.vault))
+        parsed = chunks = got = None
         reason = None
-        if got is None:
-            reason = "the file is gone"
-        elif isinstance(got, Skipped):
-            reason = got.reason
+        if isinstance(prepared, Skipped):
+            reason = prepared.reason
         else:
-            try:
-                parsed = chunk_file(rel, got.text, self.settings)
-                times = (
-                    git_commit_times(self.vault, [rel]) if not all(c.timestamp for c in parsed.chunks) else {}
-                )
-                chunks, _ = stamp_chunks(parsed.chunks, fallback(got, times))
-                if forgotten.entities:
-                    chunks = [c for c in chunks if not forgotten.names_entity(c.entities)]
-            except Exception as exc:  # one file must never break the caller
-                reason = f"could not be chunked ({type(exc).__name__}: {exc})"
+            got, parsed, chunks = prepared.file, prepared.parsed, prepared.chunks
         shape = shape_of(self.index.manifest)
         shape = replace(self.settings, **{k: getattr(shape, k) for k in SHAPE_FIELDS})
         with self._guard:
@@ -573,10 +553,9 @@ class Memsearch:
     def _persist(self, batch: list[str]) -> None:
         """Commit the batch (vectors from the cache only), embed what is missing, commit the vectors."""
         from memsearch.indexer import Update, open_for_write
-        from memsearch.lock import index_lock
 
         for phase in ("commit", "vectors"):
-            with self._lock_while_open(index_lock):
+            with index_lock(self.index_home, timeout=None, what="memsearch update_file"):
                 self._refresh_locked()
                 base = open_for_write(self.index_home, live=self.index)
                 with self._guard:
@@ -606,10 +585,9 @@ class Memsearch:
             if phase == "vectors" or not report.gaps:
                 break
             self._embed_gaps(batch)
-        after_index(self.vault, self.index_home, self.settings, self.index, embed_query=self.query_vector)
+        from memsearch.signals import after_index
 
-    def _lock_while_open(self, index_lock: Any) -> Any:
-        return index_lock(self.index_home, timeout=None, what="memsearch update_file")
+        after_index(self.vault, self.index_home, self.settings, self.index, embed_query=self.query_vector)
 
     def _refresh_locked(self) -> None:
         """Another writer committed since this engine loaded: load its commit, redo the previews."""

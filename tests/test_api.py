@@ -216,11 +216,12 @@ def test_prefetch_passes_over_what_it_cannot_open(tmp_path):
 
 def test_the_scan_announces_every_file_it_reads(vault_copy, monkeypatch):
     """The read-ahead windows cover the whole vault, each file announced before it is read."""
+    from memsearch.indexer import prepare
     from memsearch.indexer import update as indexer
 
     announced: list[str] = []
     read: list[str] = []
-    real_read = indexer.read_file
+    real_read = prepare.read_file
 
     def read_file(vault, full, rel=None):
         assert full in announced, f"{rel} read before it was announced"
@@ -229,7 +230,7 @@ def test_the_scan_announces_every_file_it_reads(vault_copy, monkeypatch):
 
     monkeypatch.setattr(indexer, "PREFETCH_WINDOW", 3)  # several windows over the fixture vault
     monkeypatch.setattr(indexer, "prefetch", lambda paths: announced.extend(paths))
-    monkeypatch.setattr(indexer, "read_file", read_file)
+    monkeypatch.setattr(prepare, "read_file", read_file)
     index_vault(vault_copy, embed=False)
     assert len(read) > 3 * 3 and sorted(set(announced)) == sorted(read)
 
@@ -341,7 +342,7 @@ def test_a_question_that_is_only_its_window_ranks_the_window_first(tmp_path):
 
 
 def test_a_question_of_scaffolding_alone_runs_no_keyword_search(engine):
-    """"What happened last week": with the week as the window, only the question's form is left."""
+    """ "What happened last week": with the week as the window, only the question's form is left."""
     response = engine.search("what happened last week?", k=3, now=NOW)
     assert "question-form" in response.health.skipped["keyword"]
     assert "keyword" in engine.search("what happened to redflag last week?", k=3, now=NOW).health.ran

@@ -232,3 +232,20 @@ def test_an_interrupted_purge_is_finished_by_the_next_run(indexed_secret, tmp_pa
                 assert b"walrus obsidian" not in data, (n, points[n - 1], where)
             assert not (vault / ".memsearch" / "purge-pending.json").exists()
         shutil.rmtree(vault)
+
+
+def test_update_file_forgets_what_a_reindex_forgets(vault_copy):
+    """One preparation for both paths: a name forgotten by variant is dropped by update_file too."""
+    vault = vault_copy
+    _write(vault, "journal/q1.md", "# Depot\n\nMet Quillon Vask at the depot about the brake pads.\n")
+    index_vault(vault)
+    result = CliRunner().invoke(main, ["forget", "--entity", "Quillon Vask", "--vault", str(vault)])
+    assert result.exit_code == 0, result.output
+    _write(vault, "journal/q5.md", "# Roster\n\nThe roster lists Vask (Quillon) for Tuesday evenings.\n")
+    with open_index(vault) as engine:
+        engine.update_file("journal/q5.md")
+        held = [c.text for c in engine.index.chunks.values() if c.path == "journal/q5.md"]
+        engine.wait_for_embeddings()
+    assert held == []
+    index_vault(vault)
+    assert not any(c.path == "journal/q5.md" for c in open_index(vault).index.chunks.values())

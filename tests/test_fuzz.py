@@ -196,7 +196,7 @@ def test_hostile_vault_is_indexed_around_what_cannot_be(tmp_path, monkeypatch):
         return real_read(vault_root, path, rel)
 
     monkeypatch.setattr(scan, "read_file", read_then_vanish)
-    monkeypatch.setattr("memsearch.indexer.update.read_file", read_then_vanish)
+    monkeypatch.setattr("memsearch.indexer.prepare.read_file", read_then_vanish)
     started = time.monotonic()
     report = index_vault(vault, embed=False)
     assert time.monotonic() - started < 60

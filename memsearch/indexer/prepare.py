@@ -14,19 +14,24 @@ import sys
 import threading
 from array import array
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
 
 from memsearch.chunkers import chunk_file
 from memsearch.config import Settings
+from memsearch.index.forget_list import FORGOTTEN_REASON, ForgetList
 from memsearch.index.keyword import PackedTerms
 from memsearch.index.keyword_terms import file_keyword_terms
 from memsearch.models import Chunk, ParsedFile, chunk_from_row, chunk_replace, chunk_row
 from memsearch.scan import (
     IGNORED_DIRS,
     MARKDOWN_SUFFIXES,
+    Skipped,
     VaultFile,
+    git_commit_times,
+    read_file,
 )
 
 
@@ -175,3 +180,45 @@ def stamp_chunks(chunks: Iterable[Chunk], fallback: Fallback) -> tuple[list[Chun
     return [
         c if c.timestamp else chunk_replace(c, timestamp=when, timestamp_source=stamp[0]) for c in chunks
     ], stamp
+
+
+def read_memory(vault: Path, full: str, rel: str, forget: ForgetList) -> VaultFile | Skipped:
+    """The file at ``full`` (``rel`` in the vault), read, or why it is not indexed: a forgotten path
+    is never read again (``memsearch forget``)."""
+    if forget.paths and forget.has_path(rel):
+        return Skipped(rel, FORGOTTEN_REASON)
+    return read_file(vault, full, rel)
+
+
+def drop_forgotten(chunks: list[Chunk], forget: ForgetList) -> list[Chunk]:
+    """The chunks that name no forgotten entity, in any spelling (their header and text included)."""
+    if not forget.entities:
+        return chunks
+    return [c for c in chunks if not forget.drops(c.entities, f"{c.header}\n{c.text}")]
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """One file ready for the index: its parse and its chunks, timestamped, the forgotten dropped."""
+
+    file: VaultFile
+    parsed: ParsedFile
+    chunks: list[Chunk]
+
+
+def prepare_file(vault: Path, rel: str, settings: Settings, forget: ForgetList) -> Prepared | Skipped:
+    """``rel`` read, chunked, timestamped (its last commit, else its mtime) and without what was
+    forgotten, as a full index run would index it; or why it is not indexed."""
+    full = vault / rel
+    if not (full.is_file() or full.is_symlink()):
+        return Skipped(rel, "the file is gone")
+    got = read_memory(vault, str(full), rel, forget)
+    if isinstance(got, Skipped):
+        return got
+    try:
+        parsed = chunk_file(rel, got.text, settings)
+    except Exception as exc:  # one file must never break the caller
+        return Skipped(rel, f"could not be chunked ({type(exc).__name__}: {exc})")
+    times = git_commit_times(vault, [rel]) if not all(c.timestamp for c in parsed.chunks) else {}
+    chunks, _ = stamp_chunks(parsed.chunks, fallback(got, times))
+    return Prepared(got, parsed, drop_forgotten(chunks, forget))

@@ -24,7 +24,7 @@ import numpy as np
 from memsearch.config import Settings
 from memsearch.embedders import choose_embedder, embedder_for
 from memsearch.index import in_memory, loading, snapshots
-from memsearch.index.forget_list import FORGOTTEN_REASON, load_forget_list, path_hash
+from memsearch.index.forget_list import load_forget_list, path_hash
 from memsearch.index.format import (
     FILES_SUBDIR,
     FORMAT_VERSION,
@@ -46,9 +46,11 @@ from memsearch.index.versioning import crashpoint
 from memsearch.index.worktree import put, put_buckets
 from memsearch.indexer.prepare import (
     chunk_files,
+    drop_forgotten,
     embed_text,
     fallback,
     indexable,
+    read_memory,
 )
 from memsearch.indexer.report import IndexReport, Progress
 from memsearch.indexer.vectors import VectorWork, chunk_ids, embed_texts, ids_of
@@ -67,7 +69,6 @@ from memsearch.scan import (
     VaultFile,
     git_commit_times,
     prefetch,
-    read_file,
     walk_markdown,
     walk_order,
 )
@@ -187,10 +188,7 @@ class Update:
             if n % window == 1:  # the next window's reads start while this one is read
                 start = 0 if n == 1 else n - 1 + window
                 prefetch([f for f, _ in found[start : n - 1 + 2 * window]])
-            if self.forget.paths and self.forget.has_path(rel):
-                skipped[rel] = FORGOTTEN_REASON  # `memsearch forget`: never indexed again
-                continue
-            got = read_file(vault, full, rel)
+            got = read_memory(vault, full, rel, self.forget)
             if isinstance(got, Skipped):
                 skipped[got.path] = got.reason
             else:
@@ -247,10 +245,9 @@ class Update:
                 continue
             pf, terms, stamp = got
             chunks = list(pf.chunks)
-            if self.forget.entities:  # chunks naming a forgotten entity (any spelling) are not indexed again
-                kept = [c for c in chunks if not self.forget.drops(c.entities, f"{c.header}\n{c.text}")]
-                if len(kept) != len(chunks):
-                    chunks, terms = kept, None  # neighbours changed: terms again from what is kept
+            kept = drop_forgotten(chunks, self.forget)  # naming a forgotten entity: never indexed again
+            if len(kept) != len(chunks):
+                chunks, terms = kept, None  # neighbours changed: terms again from what is kept
             work[path] = _FileWork(path, vf.sha256, pf, chunks, stamp, terms=terms)
             self.notify("chunk", n, len(todo))
         for path in list(skipped):
