@@ -587,3 +587,19 @@ def test_a_changed_vault_config_is_read_again_as_a_local_search_would(fresh_serv
     assert remote.stderr == local.stderr and "memsearch.toml" in remote.stderr
     config.unlink()
     assert _cli(args).stdout == before
+
+
+def test_the_apis_search_warm_asks_the_server_else_searches_here(served, indexed_vault, tmp_path):
+    from memsearch.api import search_warm
+
+    before = served.requests
+    remote = search_warm(served.vault, "Mara Lin", k=3, now=NOW)
+    assert served.requests == before + 1
+    local = open_index(served.vault).search("Mara Lin", 3, now=NOW).to_dict()
+    for answer in (remote, local):
+        answer["health"].pop("timings_ms", None)
+    assert remote == local and remote["results"]
+    unserved = _copy_indexed(indexed_vault, tmp_path)  # no server for this copy: searched here
+    here = search_warm(unserved, "Mara Lin", k=3, now=NOW)
+    here["health"].pop("timings_ms", None)
+    assert here["results"] == local["results"] and served.requests == before + 1
