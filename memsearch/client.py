@@ -1,7 +1,11 @@
-"""Talk to a running ``memsearch serve``: find it, send it a search. Standard library only.
+"""Talk to a running ``memsearch serve``: find it, send it a search, and fall back to the index
+loaded here when it does not answer (:class:`WarmSearch`). The standard library only, and memsearch's
+light ground (errors, paths).
 
 This module is imported by the CLI's fast path, before anything heavy: it must import in a few
-milliseconds (no numpy, no engine modules; ``http.client`` is imported only once a server is found).
+milliseconds (no numpy, no engine modules). ``http.client``, ``socket``, ``struct``, ``hmac`` and
+``hashlib`` are imported inside the functions that talk to a server, once one is found: together
+~20 ms of ``python -X importtime`` that ``--help`` and a search with no server never need.
 
 >>> info = find_server(Path("~/vault/.memsearch").expanduser())
 >>> if info is not None:
@@ -12,11 +16,13 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from memsearch.paths import IndexLayout
+from memsearch import __version__
+from memsearch.errors import MemsearchError
+from memsearch.paths import IndexLayout, default_home, resolved_vault
 
 #: The only address a server listens on and a client talks to.
 LOOPBACK = "127.0.0.1"
@@ -305,6 +311,51 @@ def search_via_server(
     """
     with ServerClient(info, timeout) as client:
         return client.search(request)
+
+
+def warm_client(vault: str | Path, index_dir: str | Path | None = None) -> ServerClient | None:
+    """A client of the ``memsearch serve`` that serves this vault's index (the same vault, the same
+    memsearch version), or None. Imports nothing heavy; a live pid is no proof it answers."""
+    folder = resolved_vault(vault)
+    if folder is None:
+        return None  # the local search says what is wrong with the vault
+    info = find_server(Path(index_dir) if index_dir else default_home(folder))
+    if info is None or info.vault != str(folder) or info.version != __version__:
+        return None
+    return ServerClient(info)
+
+
+class WarmSearch:
+    """Searches through the vault's running server while it answers; once it does not (or with no
+    ``client``), through the index ``open_local()`` loads here, loaded once.
+
+    ``search(query, k, options)`` gives ``SearchResponse.to_dict()`` either way (``options``: the
+    keyword arguments of :meth:`memsearch.api.Memsearch.search`, as JSON values). A request the
+    server refuses raises the MemsearchError a local search would give, and nothing is loaded.
+    """
+
+    def __init__(self, client: Any, open_local: Callable[[], Any]) -> None:
+        self.client = client
+        self.open_local = open_local
+        self.engine: Any = None
+
+    def __call__(self, query: str, k: int, options: Mapping[str, Any]) -> dict[str, Any]:
+        if self.engine is None and self.client is not None:
+            try:
+                return self.client.search({"query": query, "k": k, **options})
+            except ServerRefused as exc:  # the request itself is wrong: the same error a local search gives
+                raise MemsearchError(str(exc)) from None
+            except ServerUnavailable:
+                self.close()
+        if self.engine is None:
+            self.engine = self.open_local()
+        return self.engine.search(query, k, **options).to_dict()
+
+    def close(self) -> None:
+        """Close the connection to the server (a search after this is local)."""
+        if self.client is not None:
+            self.client.close()
+            self.client = None
 
 
 def search_arguments(

@@ -18,38 +18,32 @@ Frameworks register :func:`tool_definitions` as they are (``style="anthropic"``,
 
 from __future__ import annotations
 
-import difflib
-import errno
-import hashlib
 import json
 import os
-import re
 import threading
 from collections.abc import Mapping
-from pathlib import Path, PurePosixPath
+from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from memsearch.config import DEFAULT_K, Settings
-from memsearch.errors import (
-    ConfigError,
-    IndexCorruptError,
-    IndexMissingError,
-    MemsearchError,
-    QueryError,
-    VaultError,
-)
+from memsearch.errors import IndexMissingError
+from memsearch.index.versioning import IndexRepo
 from memsearch.models import FACT_TYPES
+from memsearch.opening import (
+    MAX_OPEN_CHARS,
+    MAX_OPEN_LINES,
+    BadArgument,
+    failure,
+    open_memory,
+    text_argument,
+    whole_number,
+)
 from memsearch.paths import default_home
+from memsearch.scan import check_vault
 
 #: Most results one call returns: a model reads every one of them, and pointers past 50 are noise.
 MAX_K = 50
-#: memory_open returns at most this many lines and characters per call (about 4k tokens), and says
-#: where to continue: a whole chapter must not flood the agent's context.
-MAX_OPEN_LINES = 200
-MAX_OPEN_CHARS = 16_000
-#: Longest path memory_open accepts (a path longer than this is not a memory's).
-MAX_PATH_CHARS = 1024
-
 NO_RESULTS = "no results: nothing resonates with this query"
 
 MEMORY_SEARCH_DESCRIPTION = (
@@ -162,6 +156,15 @@ TOOLS: tuple[dict[str, Any], ...] = (
 )
 
 
+def _api() -> ModuleType:
+    """:mod:`memsearch.api`, imported when a tool is first called: it imports numpy, hnswlib and the
+    engine (``import memsearch.tool`` takes ~0.1 s without it, ~0.4 s with it, measured with
+    ``-X importtime``), which a framework registering :func:`tool_definitions` never needs."""
+    import memsearch.api
+
+    return memsearch.api
+
+
 def tool_definitions(style: str = "anthropic") -> list[dict[str, Any]]:
     """The tools' JSON definitions in the shape a framework registers as is.
 
@@ -192,96 +195,6 @@ def tool_definitions(style: str = "anthropic") -> list[dict[str, Any]]:
     return out
 
 
-class BadArgument(QueryError):
-    """A tool argument has the wrong type or value."""
-
-
-class PathRefused(MemsearchError):
-    """memory_open was asked for something that is not a memory inside the vault."""
-
-
-class NotFound(MemsearchError):
-    """memory_open was asked for a file the vault does not have."""
-
-
-_CODES: tuple[tuple[type[BaseException], str], ...] = (
-    (BadArgument, "bad_argument"),
-    (PathRefused, "path_refused"),
-    (NotFound, "not_found"),
-    (QueryError, "bad_argument"),
-    (IndexMissingError, "index_missing"),
-    (IndexCorruptError, "index_corrupt"),
-    (VaultError, "vault_missing"),
-    (ConfigError, "config_error"),
-    (MemsearchError, "error"),
-)
-
-
-def failure(exc: BaseException, **extra: Any) -> dict[str, Any]:
-    """A structured answer for an error: what kind, what happened, what to do next."""
-    code = next((c for kind, c in _CODES if isinstance(exc, kind)), "internal_error")
-    message = str(exc) if isinstance(exc, MemsearchError) else f"{type(exc).__name__}: {exc}"
-    if code == "bad_argument" and not message.startswith("bad argument"):
-        message = f"bad argument {message}"
-    if code == "internal_error":
-        message = (
-            f"memory search failed unexpectedly ({message}); the memory itself is safe."
-            " Try again, or ask a person to run `memsearch status`"
-        )
-    extra = {key: _as_text(value) if isinstance(value, str) else value for key, value in extra.items()}
-    return {"ok": False, "status": "error", "code": code, "error": message, "message": message, **extra}
-
-
-def _as_text(value: str) -> str:
-    """``value`` with a lone surrogate (not text: no UTF-8 writer takes it) written as ``\\ud800``."""
-    return value.encode("utf-8", "backslashreplace").decode("utf-8")
-
-
-def _not_text(value: str) -> str | None:
-    """The first character of ``value`` that is not text (a lone surrogate), else None."""
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError as exc:
-        return value[exc.start]
-    return None
-
-
-# --- argument checks: lenient where a model's habit is harmless ("5" for 5), clear where it is not ---
-
-
-def _whole_number(name: str, value: Any, low: int = 1, high: int | None = None) -> int:
-    number: int | None = None
-    if isinstance(value, bool):
-        number = None
-    elif isinstance(value, int):
-        number = value
-    elif isinstance(value, float) and value.is_integer():
-        number = int(value)
-    elif isinstance(value, str) and value.strip().lstrip("+").isdigit() and len(value.strip()) <= 18:
-        number = int(value.strip())
-    span = f"from {low} to {high}" if high else f"of at least {low}"
-    if number is None or number < low:
-        shown = repr(value) if len(repr(value)) <= 80 else repr(value)[:76] + "...'"
-        raise BadArgument(f"bad argument {name}: expected a whole number {span}, got {shown}")
-    return number
-
-
-def _text(name: str, value: Any, required: bool = False) -> str | None:
-    if value is None or (isinstance(value, str) and not value.strip()):
-        if required:
-            raise BadArgument(
-                f"bad argument {name}: it is required and must be non-empty text,"
-                ' e.g. {"query": "who approved the new signing key"}'
-            )
-        return None
-    if not isinstance(value, str):
-        raise BadArgument(f"bad argument {name}: expected text, got {type(value).__name__} {value!r}")
-    bad = _not_text(value)
-    if bad is not None:
-        raise BadArgument(f"bad argument {name}: it holds {bad!r}, a lone surrogate that is not text")
-    return value.strip()
-
-
 def _entities(value: Any) -> list[str] | None:
     if value is None or value == "" or value == []:
         return None
@@ -296,7 +209,7 @@ def _entities(value: Any) -> list[str] | None:
 
 
 def _fact_type(value: Any) -> str | None:
-    text = _text("fact_type", value)
+    text = text_argument("fact_type", value)
     if text is None:
         return None
     if text.lower() not in FACT_TYPES:
@@ -309,164 +222,6 @@ def _degradation(health: dict[str, Any]) -> list[str]:
     for name, why in health.get("failed", {}).items():
         out.append(f"{name} search is degraded: {why}")
     return out
-
-
-# --- memory_open: refuse anything that is not a markdown memory inside the vault ---
-
-_REF_RE = re.compile(r"^(?P<path>.+?):(?P<start>\d+)(?:-(?P<end>\d+))?$")
-_MARKDOWN = (".md", ".markdown")
-
-
-def parse_ref(ref: str) -> tuple[str, int | None, int | None]:
-    """``path[:START[-END]]`` -> (path, start, end); a bare ``path:N`` is the single line N."""
-    match = _REF_RE.match(ref)
-    if not match:
-        return ref, None, None
-    start = int(match["start"])
-    end = int(match["end"]) if match["end"] else start
-    return match["path"], start, end
-
-
-def safe_vault_path(vault: Path, rel: str) -> tuple[str, Path]:
-    """The vault-relative posix path and the real file for ``rel``, or :class:`PathRefused`."""
-    if "\x00" in rel or len(rel) > MAX_PATH_CHARS:
-        raise PathRefused("refused: that is not a path to a memory (NUL byte or too long)")
-    if rel.startswith(("/", "\\", "~")) or re.match(r"^[A-Za-z]:[\\/]", rel):
-        raise PathRefused(
-            f"refused: {rel!r} is an absolute path; give the path relative to the memory vault,"
-            " as memory_search returns it (e.g. journal/2025-03-11.md)"
-        )
-    parts = PurePosixPath(rel.replace("\\", "/")).parts
-    if ".." in parts:
-        raise PathRefused(f"refused: {rel!r} climbs out of the memory vault ('..'); only vault files open")
-    if not parts:
-        raise PathRefused("refused: no file named; give a path such as journal/2025-03-11.md")
-    if any(p.startswith(".") for p in parts):
-        raise PathRefused(
-            f"refused: {rel!r} is inside a hidden folder or file (the index, git, editor state),"
-            " which is not memory"
-        )
-    if not parts[-1].lower().endswith(_MARKDOWN):
-        raise PathRefused(f"refused: {rel!r} is not a markdown memory (.md); only memories open")
-    from memsearch.scan import link_refusal
-
-    clean = "/".join(parts)
-    root = vault.resolve()
-    full = root.joinpath(*parts)
-    real = Path(os.path.realpath(full))
-    if os.path.islink(full) or (real != full and os.path.lexists(full)):  # a link: as the index follows one
-        refused = link_refusal(root, os.fspath(full))
-        if refused:
-            raise PathRefused(f"refused: {clean!r}: {refused}")
-    try:
-        is_file = real.is_file()
-    except OSError as exc:  # e.g. a name over 255 bytes: no such file can exist
-        if exc.errno == errno.ENAMETOOLONG:
-            raise NotFound(
-                f"not found: the vault has no file {clean!r} (a file or folder name is at most 255 bytes)"
-            ) from None
-        raise PathRefused(f"refused: {clean!r} cannot be read ({exc.strerror or exc})") from None
-    if not is_file:
-        hint = _close_matches(root, clean)
-        raise NotFound(
-            f"not found: the vault has no file {clean!r}"
-            + (f"; did you mean {', '.join(hint)}?" if hint else "; run memory_search to find the path")
-        )
-    return clean, real
-
-
-def _close_matches(root: Path, rel: str) -> list[str]:
-    from memsearch.scan import iter_markdown
-
-    try:
-        known = [p.relative_to(root).as_posix() for p in iter_markdown(root)[:20_000]]
-    except OSError:
-        return []
-    return difflib.get_close_matches(rel, known, n=3, cutoff=0.6)
-
-
-def open_lines(
-    vault: Path,
-    ref: str,
-    start_line: int | None = None,
-    end_line: int | None = None,
-    *,
-    max_lines: int = MAX_OPEN_LINES,
-    max_chars: int = MAX_OPEN_CHARS,
-    manifest: Mapping[str, Any] | None = None,
-) -> dict[str, Any]:
-    """Lines ``start..end`` (1-based, inclusive) of a vault markdown file, bounded; raises if refused."""
-    from memsearch.chunkers.document import split_lines
-    from memsearch.scan import MAX_FILE_BYTES
-
-    rel, ref_start, ref_end = parse_ref(ref)
-    rel, real = safe_vault_path(vault, rel)
-    start = start_line if start_line is not None else ref_start
-    end = end_line if end_line is not None else (ref_end if start_line is None else None)
-    try:
-        data = real.read_bytes() if real.stat().st_size <= MAX_FILE_BYTES else None
-    except OSError as exc:  # unreadable (permissions), or gone since it was checked
-        raise PathRefused(f"refused: {rel!r} cannot be read ({exc.strerror or exc})") from None
-    if data is None:
-        raise PathRefused(f"refused: {rel!r} is over {MAX_FILE_BYTES // 1_048_576} MB, not a memory to read")
-    if b"\x00" in data[:8192]:
-        raise PathRefused(f"refused: {rel!r} holds binary content, not a readable memory")
-    lines = split_lines(data.decode("utf-8-sig", errors="replace"))
-    if len(lines) > 1 and lines[-1] == "":
-        lines.pop()  # a final newline ends the last line; it does not start another
-    total = len(lines)
-    notes: list[str] = []
-    start = start or 1
-    if start > max(total, 1):
-        raise BadArgument(f"bad argument start_line: {rel} has {total} lines, so line {start} does not exist")
-    if end is not None and end < start:
-        raise BadArgument(f"bad argument end_line: {end} is before start_line {start}")
-    last = total if end is None else min(end, total)
-    if end is not None and end > total:
-        notes.append(f"{rel} has {total} lines; read to the end")
-    stop = min(last, start + max_lines - 1)
-    picked: list[str] = []
-    used = 0
-    for number in range(start, stop + 1):
-        line = lines[number - 1] if total else ""
-        cost = len(line) + (1 if picked else 0)
-        if used + cost > max_chars:
-            if not picked:  # one enormous line: give its head rather than nothing
-                picked.append(line[:max_chars])
-                notes.append(f"line {number} is longer than {max_chars} characters; cut")
-            break
-        picked.append(line)
-        used += cost
-    shown_end = start + len(picked) - 1
-    truncated = shown_end < last
-    answer: dict[str, Any] = {
-        "ok": True,
-        "status": "ok",
-        "path": rel,
-        "start_line": start,
-        "end_line": shown_end,
-        "total_lines": total,
-        "ref": f"{rel}:{start}-{shown_end}",
-        "text": "\n".join(picked),
-        "truncated": truncated or any("cut" in n for n in notes),
-        "next": f"{rel}:{shown_end + 1}-{last}" if truncated else None,
-    }
-    if truncated:
-        notes.append(
-            f"cut at {len(picked)} lines (the limit is {max_lines} lines or {max_chars} characters);"
-            f" call memory_open with {answer['next']!r} to read on"
-        )
-    indexed = (manifest or {}).get("files", {}).get(rel, {}).get("sha256")
-    if indexed and indexed != hashlib.sha256(data).hexdigest():
-        notes.append(
-            f"{rel} changed since the index was built; line anchors from memory_search may have"
-            " shifted (the next `memsearch index` catches up)"
-        )
-    answer["message"] = f"{rel} lines {start}-{shown_end} of {total}" + (
-        "; " + "; ".join(notes) if notes else ""
-    )
-    answer["warnings"] = notes
-    return answer
 
 
 class MemoryTools:
@@ -489,54 +244,41 @@ class MemoryTools:
         self.settings = settings
         self.auto_index = auto_index
         self._engine: Any = None
-        self._stamp: str | None = None
         self._lock = threading.RLock()
 
     # -- plumbing --
 
     def _vault(self) -> Path:
-        from memsearch.scan import check_vault
-
         return check_vault(self.vault_arg)
 
     def _index_home(self, vault: Path) -> Path:
         return self.index_dir or default_home(vault)
 
-    def _manifest_stamp(self, vault: Path) -> str | None:
-        """The commit the index serves now (a new commit = an update to load); None: no index."""
-        from memsearch.index import loading  # here: memsearch.index.loading imports numpy (~170 ms)
-
-        return loading.head_commit(self._index_home(vault))
-
     def engine(self, notes: list[str] | None = None) -> Any:
-        """The loaded index (a :class:`memsearch.api.Memsearch`), fresh after every reindex."""
-        from memsearch.api import index_vault, open_index
-
+        """The loaded index (a :class:`memsearch.api.Memsearch`), fresh after every reindex: a new
+        commit is loaded into it (:func:`memsearch.api.refreshed`), not the whole engine reopened."""
+        api = _api()
         with self._lock:
             vault = self._vault()
-            stamp = self._manifest_stamp(vault)
-            if stamp is None and self.auto_index:
-                report = index_vault(vault, self.settings, index_dir=self.index_dir)
+            if self._engine is not None:
+                # None: a reindex is swapping the folder in, and the loaded index still answers.
+                self._engine = api.refreshed(self._engine, self.settings)
+                return self._engine
+            if self.auto_index and IndexRepo(self._index_home(vault)).head() is None:
+                report = api.index_vault(vault, self.settings, index_dir=self.index_dir)
                 if notes is not None:
                     notes.append(
                         f"there was no index yet: built one now ({report.files} files,"
                         f" {report.chunks} chunks)"
                     )
-                stamp = self._manifest_stamp(vault)
-            if stamp is None and self._engine is not None:
-                return self._engine  # a reindex is swapping the folder in: the old index still answers
-            if self._engine is not None and stamp == getattr(self._engine.index, "commit", None):
-                self._stamp = stamp  # the engine made this commit itself (update_file)
-            if self._engine is None or stamp != self._stamp:
-                try:
-                    self._engine = open_index(vault, self.settings, self.index_dir)
-                except IndexMissingError as exc:
-                    raise IndexMissingError(
-                        f"no memory index for the vault {vault} yet: a person or a cron job runs"
-                        f" `memsearch index {vault}` to build it (seconds for a small vault), or start"
-                        " the MCP server with --auto-index to build it on the first search"
-                    ) from exc
-                self._stamp = stamp
+            try:
+                self._engine = api.open_index(vault, self.settings, self.index_dir)
+            except IndexMissingError as exc:
+                raise IndexMissingError(
+                    f"no memory index for the vault {vault} yet: a person or a cron job runs"
+                    f" `memsearch index {vault}` to build it (seconds for a small vault), or start"
+                    " the MCP server with --auto-index to build it on the first search"
+                ) from exc
             return self._engine
 
     # -- the tools --
@@ -569,17 +311,17 @@ class MemoryTools:
         self, query, k, fact_type, entities, territory, since, until, now, unknown, at=None
     ) -> dict[str, Any]:
         warnings: list[str] = []
-        text = _text("query", query, required=True)
-        k = DEFAULT_K if k is None else _whole_number("k", k, 1, MAX_K)
+        text = text_argument("query", query, required=True)
+        k = DEFAULT_K if k is None else whole_number("k", k, 1, MAX_K)
         if k > MAX_K:
             warnings.append(f"k={k} is more than {MAX_K}; returned the best {MAX_K}")
             k = MAX_K
         filters = {
             "fact_type": _fact_type(fact_type),
             "entities": _entities(entities),
-            "territory": _text("territory", territory),
-            "since": _text("since", since),
-            "until": _text("until", until),
+            "territory": text_argument("territory", territory),
+            "since": text_argument("since", since),
+            "until": text_argument("until", until),
         }
         if unknown:
             warnings.append(
@@ -587,20 +329,17 @@ class MemoryTools:
                 " query, k, fact_type, entities, territory, since, until, now, at"
             )
         with self._lock:  # one search at a time: the MCP server answers calls from worker threads
-            return self._search_locked(text, k, filters, now, warnings, _text("at", at))
+            return self._search_locked(text, k, filters, now, warnings, text_argument("at", at))
 
     def _pinned(self, at: str) -> Any:
         """The index as commit ``at`` had it (the last few kept loaded: a pinned conversation asks again)."""
-        from memsearch.api import open_index
-        from memsearch.index.versioning import IndexRepo
-
         vault = self._vault()
         commit = IndexRepo(self._index_home(vault)).resolve(at)
         pinned = self.__dict__.setdefault("_pinned_engines", {})
         if commit not in pinned:
             while len(pinned) >= 2:
                 pinned.pop(next(iter(pinned)))
-            pinned[commit] = open_index(vault, self.settings, self.index_dir, at=commit)
+            pinned[commit] = _api().open_index(vault, self.settings, self.index_dir, at=commit)
         return pinned[commit]
 
     def _search_locked(self, text, k, filters, now, warnings, at=None) -> dict[str, Any]:
@@ -620,7 +359,7 @@ class MemoryTools:
                 "health": {},
                 "warnings": warnings,
             }
-        response = engine.search(text, k, now=_text("now", now), **filters)
+        response = engine.search(text, k, now=text_argument("now", now), **filters)
         data = response.to_dict()
         for result in data["results"]:
             result["ref"] = f"{result['path']}:{result['start_line']}-{result['end_line']}"
@@ -670,25 +409,11 @@ class MemoryTools:
         """The text of a memory's lines (bounded), or a clear refusal. Never raises.
 
         ``ref`` (a result's ref, as the description names it) and ``path`` are the same argument."""
-        try:
-            given = _text("ref", ref, required=False)
-            if given is not None and path is not None and given != path:
-                raise BadArgument("bad argument ref: give ref or path, not two different ones")
-            ref = given if given is not None else _text("path", path, required=False)
-            if ref is None:
-                raise BadArgument(
-                    "bad argument path: give a result's ref such as 'journal/2025-03-11.md:6-9'"
-                    " or a vault-relative path"
-                )
-            start = None if start_line is None else _whole_number("start_line", start_line)
-            end = None if end_line is None else _whole_number("end_line", end_line)
-            manifest = self._engine.index.manifest if self._engine is not None else None
-            answer = open_lines(self._vault(), ref, start, end, manifest=manifest)
-            if unknown:
-                answer["warnings"].append(f"ignored unknown argument(s) {', '.join(sorted(unknown))}")
-            return answer
-        except Exception as exc:
-            return failure(exc, path=path if isinstance(path, str) else None, text="")
+        manifest = self._engine.index.manifest if self._engine is not None else None
+        answer = open_memory(self.vault_arg, path, start_line, end_line, ref=ref, manifest=manifest)
+        if answer["ok"] and unknown:
+            answer["warnings"].append(f"ignored unknown argument(s) {', '.join(sorted(unknown))}")
+        return answer
 
     def call(self, name: str, arguments: Mapping[str, Any] | str | None = None) -> dict[str, Any]:
         """Dispatch one tool call by name; ``arguments`` is a dict or a JSON object string. Never raises."""

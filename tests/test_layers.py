@@ -50,12 +50,13 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "memsearch.doctor",
             "memsearch.forget",
             "memsearch.opening",
+            "memsearch.watch",
         ),
     ),
     ("the public API", ("memsearch.api",)),
     (
         "callers",
-        ("memsearch.watch", "memsearch.tool", "memsearch.server", "memsearch.mcp_server", "memsearch.cli"),
+        ("memsearch.tool", "memsearch.server", "memsearch.mcp_server", "memsearch.cli"),
     ),
 ]
 

@@ -7,7 +7,8 @@ import pytest
 from click.testing import CliRunner
 
 from memsearch.cli import main
-from memsearch.tool import MAX_OPEN_LINES, MemoryTools, memory_open, parse_ref
+from memsearch.opening import MAX_OPEN_LINES, parse_ref
+from memsearch.tool import MemoryTools, memory_open
 
 
 @pytest.fixture

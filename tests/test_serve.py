@@ -336,13 +336,13 @@ def test_cli_batch_through_the_server_equals_the_local_batch(served, tmp_path):
 
 
 def test_cli_errors_through_the_server_match_the_local_ones(served, monkeypatch):
-    from memsearch import cli
+    from memsearch.cli import searching
 
     args = ["search", "   ", "--vault", str(served.vault)]
     before = served.requests
     opened = []
-    real_open = cli._open_local
-    monkeypatch.setattr(cli, "_open_local", lambda *a, **kw: opened.append(a) or real_open(*a, **kw))
+    real_open = searching.open_local
+    monkeypatch.setattr(searching, "open_local", lambda *a, **kw: opened.append(a) or real_open(*a, **kw))
     remote = CliRunner().invoke(main, args)
     assert served.requests == before + 1 and opened == []  # the server's refusal, no local search after
     local = CliRunner().invoke(main, [*args, "--no-server"])
@@ -394,9 +394,9 @@ def test_a_stale_discovery_file_falls_back_to_the_local_search(indexed_vault, tm
         closed_port = s.getsockname()[1]
     discovery.write_text(json.dumps({**stale, "pid": os.getpid(), "port": closed_port}))
     assert find_server(vault / ".memsearch") is not None
-    from memsearch.cli import _server_client
+    from memsearch.client import warm_client
 
-    client = _server_client(vault, None)
+    client = warm_client(vault, None)
     assert client is not None  # it is tried: the connection is refused
     with pytest.raises(ServerUnavailable):
         client.search({"query": "Mara Lin"})
@@ -541,7 +541,8 @@ def test_no_thread_outlives_a_closed_server(indexed_vault, tmp_path):
 
 
 def test_a_batch_continues_locally_when_the_server_stops_answering(indexed_vault, tmp_path):
-    from memsearch.cli import _open_local, _ServerSearch
+    from memsearch.cli.searching import open_local
+    from memsearch.client import WarmSearch
 
     class Flaky:
         """Answers the first search, then is gone."""
@@ -562,7 +563,7 @@ def test_a_batch_continues_locally_when_the_server_stops_answering(indexed_vault
     engine = open_index(indexed_vault)
     flaky = Flaky(engine)
     opened = []
-    search = _ServerSearch(flaky, lambda: opened.append(1) or _open_local(indexed_vault, None))
+    search = WarmSearch(flaky, lambda: opened.append(1) or open_local(indexed_vault, None))
     _, _, options = search_arguments({"query": "Mara Lin", "now": NOW})
     first = search("Mara Lin", 3, options)
     second = search("Mara Lin", 3, options)
@@ -586,3 +587,19 @@ def test_a_changed_vault_config_is_read_again_as_a_local_search_would(fresh_serv
     assert remote.stderr == local.stderr and "memsearch.toml" in remote.stderr
     config.unlink()
     assert _cli(args).stdout == before
+
+
+def test_the_apis_search_warm_asks_the_server_else_searches_here(served, indexed_vault, tmp_path):
+    from memsearch.api import search_warm
+
+    before = served.requests
+    remote = search_warm(served.vault, "Mara Lin", k=3, now=NOW)
+    assert served.requests == before + 1
+    local = open_index(served.vault).search("Mara Lin", 3, now=NOW).to_dict()
+    for answer in (remote, local):
+        answer["health"].pop("timings_ms", None)
+    assert remote == local and remote["results"]
+    unserved = _copy_indexed(indexed_vault, tmp_path)  # no server for this copy: searched here
+    here = search_warm(unserved, "Mara Lin", k=3, now=NOW)
+    here["health"].pop("timings_ms", None)
+    assert here["results"] == local["results"] and served.requests == before + 1

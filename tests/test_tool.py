@@ -258,3 +258,19 @@ def test_an_argument_named_self_is_an_unknown_argument_not_a_crash(tools):
         assert answer["ok"] and any("self" in w for w in answer["warnings"]), answer
     assert tool.memory_search(query="keys", vault=tools.vault_arg, **{"self": 1})["ok"]
     assert tool.memory_open(path="inbox.md", vault=tools.vault_arg, **{"self": 1})["ok"]
+
+
+def test_a_new_commit_is_loaded_into_the_open_engine_with_the_vault_config_read_again(vault_copy):
+    from memsearch.config import Settings
+
+    index_vault(vault_copy, embed=False)
+    tools = MemoryTools(vault_copy)
+    assert tools.memory_search("zebracorn")["status"] == "no_results"
+    engine, before = tools.engine(), tools.engine().settings
+    (vault_copy / "journal" / "2025-03-20.md").write_text("# 2025-03-20\n\nSaw a zebracorn at the zoo.\n")
+    (vault_copy / "memsearch.toml").write_text('[[territory]]\nprefix = "journal/"\nweight = 0.5\n')
+    index_vault(vault_copy, embed=False)
+    answer = tools.memory_search("zebracorn")
+    assert answer["results"][0]["path"] == "journal/2025-03-20.md"
+    assert tools.engine() is engine  # refreshed in place (Memsearch.refresh), not reopened
+    assert engine.settings == Settings().with_vault_config(vault_copy.resolve()) != before

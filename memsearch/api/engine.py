@@ -1,19 +1,16 @@
-"""The public Python API: the same verbs as the CLI.
+"""The engine: an index loaded once and searched many times; ``update_file`` when a memory was written.
 
->>> from memsearch.api import index_vault, open_index
->>> index_vault("~/vault")
+>>> from memsearch.api import open_index
 >>> engine = open_index("~/vault")
 >>> engine.search("signing keys", k=5).to_dict()
 """
 
 from __future__ import annotations
 
-import logging
 import os
-import threading
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
@@ -24,14 +21,12 @@ from memsearch.config import Settings
 from memsearch.embedders.base import EmbedderUnavailableError
 from memsearch.embedders.preload import EmbedderPreload
 from memsearch.errors import EmbedderError, MemsearchError, QueryError
-from memsearch.index import in_memory, loading, snapshots
-from memsearch.index.format import SHAPE_FIELDS, shape_of
-from memsearch.index.versioning import IndexRepo
-from memsearch.lock import DEFAULT_LOCK_TIMEOUT, index_lock
+from memsearch.index import loading, snapshots
+from memsearch.lock import DEFAULT_LOCK_TIMEOUT
 from memsearch.models import SearchResponse
-from memsearch.paths import check_home, default_home
+from memsearch.paths import default_home
 from memsearch.query import Filters, as_datetime, parse_query
-from memsearch.scan import Skipped, check_vault
+from memsearch.scan import check_vault
 from memsearch.search import STRATEGIES, QueryEmbedding, search_index
 
 # The write side (the indexer, signals, forget: chunkers, YAML, ...) is imported by the methods that
@@ -39,111 +34,8 @@ from memsearch.search import STRATEGIES, QueryEmbedding, search_index
 # `python -X importtime -c "import memsearch.indexer, memsearch.signals, memsearch.forget"` after
 # the search side). Every import inside a function below is one of those.
 if TYPE_CHECKING:
-    from memsearch.indexer import IndexReport, LivePreview, Progress
-
-
-def index_vault(
-    vault: str | Path,
-    settings: Settings | None = None,
-    progress: Progress | None = None,
-    index_dir: str | Path | None = None,
-    embed: bool = True,
-    embedder: str | None = None,
-    reembed: bool = False,
-    *,
-    paths: Sequence[str | Path] | None = None,
-    lock_timeout: float | None = DEFAULT_LOCK_TIMEOUT,
-) -> IndexReport:
-    """Bring a vault's index up to date: only what changed is indexed again, as one commit.
-
-    ``embedder``: a spec (``minilm``, ``ollama``, ``ollama:nomic-embed-text:256``), else
-    ``$MEMSEARCH_EMBEDDER``, the vault config, or the embedder the index was built with.
-    ``reembed``: embed every chunk again, ignoring the cache. ``paths``: only these files
-    (a missing one is removed). ``lock_timeout``: seconds to wait for another writer.
-    """
-    from memsearch.indexer import index_vault as _index_vault
-
-    home = Path(index_dir) if index_dir else None
-    return _index_vault(
-        Path(vault),
-        settings,
-        progress,
-        home,
-        embed=embed,
-        embedder=embedder,
-        reembed=reembed,
-        paths=paths,
-        lock_timeout=lock_timeout,
-    )
-
-
-_log = logging.getLogger("memsearch")
-
-
-@dataclass(frozen=True)
-class FileUpdate:
-    """What :meth:`Memsearch.update_file` did, at once (the commit and the vectors follow)."""
-
-    path: str
-    action: str  # added | changed | removed | unchanged | skipped
-    chunks: int
-    ms: float
-    reason: str | None = None  # why a file was skipped or removed
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "path": self.path,
-            "action": self.action,
-            "chunks": self.chunks,
-            "ms": round(self.ms, 2),
-            "reason": self.reason,
-        }
-
-
-def log(vault: str | Path, index_dir: str | Path | None = None, limit: int | None = None) -> list[dict]:
-    """The index's commits, newest first: ``{"commit", "time", "subject", "body"}`` each."""
-    vault = check_vault(Path(vault))
-    home = Path(index_dir) if index_dir else default_home(vault)
-    check_home(home)
-    return [c.to_dict() for c in IndexRepo(home).log(limit)]
-
-
-def rollback(
-    vault: str | Path,
-    rev: str,
-    index_dir: str | Path | None = None,
-    lock_timeout: float | None = DEFAULT_LOCK_TIMEOUT,
-) -> str | None:
-    """Make the index as ``rev`` had it current again, as a new commit; None if it already is."""
-    from memsearch.indexer import rollback as _rollback
-
-    return _rollback(Path(vault), rev, Path(index_dir) if index_dir else None, lock_timeout)
-
-
-def forget(
-    vault: str | Path,
-    paths: Sequence[str | Path] = (),
-    entity: str | None = None,
-    *,
-    index_dir: str | Path | None = None,
-    purge_history: bool = False,
-    lock_timeout: float | None = DEFAULT_LOCK_TIMEOUT,
-    force: bool = False,
-) -> Any:
-    """Forget files and/or every chunk naming ``entity`` from every index (one commit); with
-    ``purge_history`` from every older commit too. Returns a :class:`~memsearch.forget.ForgetReport`.
-    A path naming nothing indexed or in the vault raises unless ``force``."""
-    from memsearch.forget import forget as _forget
-
-    return _forget(
-        Path(vault),
-        list(paths),
-        entity,
-        index_home=index_dir,
-        purge_history=purge_history,
-        lock_timeout=lock_timeout,
-        force=force,
-    )
+    from memsearch.indexer import IndexReport
+from memsearch.api.writes import FileUpdate, Writes
 
 
 def _check_territory(territory: str | None) -> None:
@@ -186,23 +78,22 @@ class Memsearch:
         self.index = loading.load(self.index_home, at)
         self.at = at
         self._embedder_down: tuple[float, str] | None = None  # (when, why) the embedder last failed
-        # The live index: searches and changes of it take turns on this lock (both are short).
-        self._guard = threading.RLock()
-        self._live: dict[str, LivePreview] = {}  # files changed in memory, ahead of the repository
-        self._next_id = int(self.index.manifest.get("next_id", self.index.n_ids) or 0)
-        self._pending: dict[str, None] = {}  # paths whose commit is still to be made, in order
-        self._cond = threading.Condition()
-        self._busy = False
-        self._closing = False
-        self._worker: threading.Thread | None = None
-        #: The last failure of the background writer (it retries with the next update).
-        self.last_error: str | None = None
-        #: Reports of the background commits, oldest first (the last 100).
-        self.reports: list[IndexReport] = []
+        #: What update_file changed ahead of the repository, and the thread that commits it.
+        self.writes = Writes(self)
+
+    @property
+    def last_error(self) -> str | None:
+        """The last failure of the background writer (it retries with the next update)."""
+        return self.writes.last_error
+
+    @property
+    def reports(self) -> list[IndexReport]:
+        """Reports of the background commits, oldest first (the last 100)."""
+        return self.writes.reports
 
     def _take_preloaded(self, fingerprint: str) -> None:
         """Use the preloaded embedder if it is the index's (a reindex may have changed it since)."""
-        with self._guard:
+        with self.writes.guard:
             preload, self._preload = self._preload, None
             if preload is not None and self._embedder is None:
                 self._embedder = preload.take(fingerprint)
@@ -301,11 +192,11 @@ class Memsearch:
             since=as_datetime(since, "since"),
             until=as_datetime(until, "until"),
         )
-        with self._guard:
+        with self.writes.guard:
             parsed = parse_query(query, self.index.graph, now=now, filters=filters)
         wanted = tuple(strategies) if strategies else STRATEGIES
         embedding = self._embed_query(parsed.text, wanted)
-        with self._guard:
+        with self.writes.guard:
             response = search_index(
                 self.index,
                 parsed,
@@ -346,8 +237,6 @@ class Memsearch:
                 return f"no results: no memory names the entity {entity!r}"
         return None
 
-    # -- keeping the index fresh -----------------------------------------------------------------
-
     @property
     def commit(self) -> str | None:
         """The index commit this engine reflects (plus whatever ``update_file`` holds in memory)."""
@@ -365,12 +254,9 @@ class Memsearch:
         if self.at is not None:
             raise MemsearchError(f"this index was opened at {self.at}, read-only; open it without `at`")
         started = time.perf_counter()
-        rel = self._relative(path)
-        update = self._preview(rel, started)
-        with self._cond:
-            self._pending[rel] = None
-            self._cond.notify_all()
-        self._start_worker()
+        rel = self.writes.relative(path)
+        update = self.writes.preview(rel, started)
+        self.writes.enqueue(rel)
         return update
 
     def forget(
@@ -405,14 +291,7 @@ class Memsearch:
 
     def wait_for_embeddings(self, timeout: float | None = None) -> bool:
         """Wait until every ``update_file`` so far is committed with its vectors; False on timeout."""
-        deadline = None if timeout is None else time.monotonic() + timeout
-        with self._cond:
-            while self._pending or self._busy:
-                left = None if deadline is None else deadline - time.monotonic()
-                if left is not None and left <= 0:
-                    return False
-                self._cond.wait(left if left is not None else 1.0)
-        return True
+        return self.writes.wait(timeout)
 
     def refresh(self) -> bool:
         """Load the index's newest commit if another writer made one (changes in memory are kept)."""
@@ -422,24 +301,20 @@ class Memsearch:
         if head is None or head == self.index.commit:
             return False
         fresh = loading.load_commit(self.index_home, head, cache_small=False)
-        with self._guard:
+        with self.writes.guard:
             self.index = fresh
-            self._next_id = max(self._next_id, int(fresh.manifest.get("next_id", fresh.n_ids) or 0))
-            again, self._live = list(self._live), {}
+            held = int(fresh.manifest.get("next_id", fresh.n_ids) or 0)
+            self.writes.next_id = max(self.writes.next_id, held)
+            again, self.writes.previews = list(self.writes.previews), {}
         for rel in again:
-            self._preview(rel, time.perf_counter())
+            self.writes.preview(rel, time.perf_counter())
         return True
 
     def close(self, timeout: float | None = None) -> None:
         """Finish the background commits (waiting up to ``timeout``) and stop the writer thread."""
-        self.wait_for_embeddings(timeout)
-        with self._cond:
-            self._closing = True
-            self._cond.notify_all()
-        if self._worker is not None:
-            self._worker.join(timeout)
-        if self.index.commit and not self._live:
-            with self._guard, _suppress():
+        self.writes.stop(timeout)
+        if self.index.commit and not self.writes.previews:
+            with self.writes.guard, _suppress():
                 snapshots.save_snapshot(self.index_home, self.index)
 
     def __enter__(self) -> Memsearch:
@@ -447,188 +322,6 @@ class Memsearch:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-    def _relative(self, path: str | Path) -> str:
-        p = Path(path).expanduser()
-        if p.is_absolute():
-            try:
-                p = p.relative_to(self.vault) if not p.exists() else p.resolve().relative_to(self.vault)
-            except ValueError as exc:
-                raise MemsearchError(
-                    f"{path} is not inside the vault {self.vault}; nothing to index"
-                ) from exc
-        rel = p.as_posix()
-        from memsearch.indexer import indexable
-
-        if not indexable(self.vault, rel):
-            raise MemsearchError(
-                f"{rel} is not a memory memsearch indexes (a .md file outside hidden folders of the vault)"
-            )
-        return rel
-
-    def _allocate(self, n: int) -> int:
-        with self._guard:
-            start = self._next_id
-            self._next_id += n
-            return start
-
-    def _preview(self, rel: str, started: float) -> FileUpdate:
-        """Index ``rel`` in memory at once (keyword, graph, time), ahead of the repository."""
-        from memsearch.index.forget_list import load_forget_list
-        from memsearch.indexer import LivePreview
-        from memsearch.indexer.prepare import prepare_file
-
-        # The same preparation as an index run's: what update_file holds, a reindex would commit.
-        prepared = prepare_file(self.vault, rel, self.settings, load_forget_list(self.index_home, self.vault))
-        parsed = chunks = got = None
-        reason = None
-        if isinstance(prepared, Skipped):
-            reason = prepared.reason
-        else:
-            got, parsed, chunks = prepared.file, prepared.parsed, prepared.chunks
-        shape = shape_of(self.index.manifest)
-        shape = replace(self.settings, **{k: getattr(shape, k) for k in SHAPE_FIELDS})
-        with self._guard:
-            files = self.index.manifest.get("files", {})
-            committed = files.get(rel)
-            preview = self._live.get(rel)
-            if chunks is not None and preview is None and committed and committed["sha256"] == got.sha256:
-                return FileUpdate(rel, "unchanged", len(committed["chunks"]), _ms(started))
-            # The alias map depends on each file's aliases only: the graph is rebuilt when these change.
-            had_aliases = dict(preview.aliases if preview else (committed or {}).get("aliases", {}))
-            old_ids = preview.ids if preview is not None else (committed or {}).get("chunks", [])
-            in_memory.remove_chunks(self.index, old_ids)
-            if chunks is None:
-                self._live[rel] = LivePreview("", [], [], {})
-                action = "removed" if committed or preview else "skipped"
-                n = 0
-            else:
-                ids = list(range(self._next_id, self._next_id + len(chunks)))
-                self._next_id += len(chunks)
-                in_memory.add_file_chunks(self.index, ids, chunks, shape)
-                self._live[rel] = LivePreview(got.sha256, ids, chunks, dict(parsed.aliases))
-                action = "changed" if committed else "added"
-                n = len(chunks)
-            if had_aliases != (dict(parsed.aliases) if chunks is not None else {}):
-                self._rebuild_graph_live()
-        return FileUpdate(rel, action, n, _ms(started), reason)
-
-    def _rebuild_graph_live(self) -> None:
-        files = {p: dict(e) for p, e in self.index.manifest.get("files", {}).items()}
-        for rel, preview in self._live.items():
-            if preview.aliases:
-                files[rel] = {**files.get(rel, {}), "aliases": preview.aliases}
-            elif rel in files:
-                files[rel] = {k: v for k, v in files[rel].items() if k != "aliases"}
-        in_memory.rebuild_graph(self.index, files)
-
-    def _start_worker(self) -> None:
-        with self._cond:
-            if self._worker is None or not self._worker.is_alive():
-                self._closing = False
-                self._worker = threading.Thread(target=self._work, name="memsearch-update", daemon=True)
-                self._worker.start()
-
-    def _work(self) -> None:
-        while True:
-            with self._cond:
-                while not self._pending and not self._closing:
-                    self._cond.wait()
-                if not self._pending:
-                    return
-                batch = list(self._pending)
-                self._pending.clear()
-                self._busy = True
-            try:
-                self._persist(batch)
-                self.last_error = None
-            except Exception as exc:  # the next update or reindex redoes it from the vault
-                self.last_error = f"{type(exc).__name__}: {exc}"
-                _log.warning("memsearch: committing %s failed (%s); a reindex catches up", batch, exc)
-            finally:
-                with self._cond:
-                    self._busy = False
-                    self._cond.notify_all()
-
-    def _persist(self, batch: list[str]) -> None:
-        """Commit the batch (vectors from the cache only), embed what is missing, commit the vectors."""
-        from memsearch.indexer import Update, open_for_write
-
-        for phase in ("commit", "vectors"):
-            with index_lock(self.index_home, timeout=None, what="memsearch update_file"):
-                self._refresh_locked()
-                base = open_for_write(self.index_home, live=self.index)
-                with self._guard:
-                    live = {p: self._live[p] for p in batch if p in self._live}
-                run = Update(
-                    self.vault,
-                    self.settings,
-                    self.index_home,
-                    base,
-                    guard=self._guard,
-                    live=live,
-                    allocate=self._allocate,
-                    snapshot=False,
-                )
-                report = run.apply(
-                    batch,
-                    embed=False,
-                    pending_note="embedding in progress (update_file); the vectors follow in a moment",
-                )
-                with self._guard:
-                    self.index = run.data
-                    self._next_id = max(self._next_id, int(run.data.manifest.get("next_id", 0) or 0))
-                    for rel, preview in live.items():
-                        if self._live.get(rel) is preview:
-                            del self._live[rel]
-                self._record(report)
-            if phase == "vectors" or not report.gaps:
-                break
-            self._embed_gaps(batch)
-        from memsearch.signals import after_index
-
-        after_index(self.vault, self.index_home, self.settings, self.index, embed_query=self.query_vector)
-
-    def _refresh_locked(self) -> None:
-        """Another writer committed since this engine loaded: load its commit, redo the previews."""
-        head = loading.head_commit(self.index_home)
-        if head is not None and head != self.index.commit:
-            self.refresh()
-
-    def _embed_gaps(self, batch: list[str]) -> None:
-        """Embed the batch's gap chunks into the embedding cache (no lock held: it may take long)."""
-        from memsearch.indexer import embed_text, embed_texts
-
-        with self._guard:
-            manifest = self.index.manifest
-            shape = shape_of(manifest)
-            texts = []
-            for rel in batch:
-                entry = manifest.get("files", {}).get(rel)
-                if not entry or not entry.get("gaps"):
-                    continue
-                chunks = [self.index.chunks[cid] for cid in entry["chunks"] if cid in self.index.chunks]
-                if len(chunks) != len(entry["chunks"]):
-                    continue
-                gaps = set(entry["gaps"])
-                texts += [
-                    embed_text(chunks, i, shape) for i, cid in enumerate(entry["chunks"]) if cid in gaps
-                ]
-        if texts:
-            embed_texts(
-                self.vault,
-                self.settings,
-                self.index_home,
-                texts,
-                lambda *a: None,
-                None,
-                embed=True,
-                reembed=False,
-            )
-
-    def _record(self, report: IndexReport) -> None:
-        self.reports.append(report)
-        del self.reports[:-100]
 
     def status(self) -> dict[str, Any]:
         manifest = self.index.manifest
@@ -682,10 +375,6 @@ def _folder_bytes(folder: Path) -> int:
             except OSError:
                 continue
     return total
-
-
-def _ms(started: float) -> float:
-    return (time.perf_counter() - started) * 1000.0
 
 
 def _suppress() -> Any:

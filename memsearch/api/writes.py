@@ -1,0 +1,295 @@
+"""The changes ``update_file`` makes to a live engine: each file is prepared and indexed in memory
+at once (a *preview*: keyword, graph and time see it in milliseconds), then one background thread
+commits the batch through the indexer's own :class:`~memsearch.indexer.Update` and embeds it.
+
+The write side (the indexer, signals: chunkers, YAML, ...) is imported by these methods on first
+use, not with this module: a process that only searches never pays for it (~80 ms on 2 cores,
+measured with ``python -X importtime -c "import memsearch.indexer, memsearch.signals"`` after the
+search side). Every import inside a function here is one of those.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from memsearch.errors import MemsearchError
+from memsearch.index import in_memory, loading
+from memsearch.index.format import SHAPE_FIELDS, shape_of
+from memsearch.lock import index_lock
+from memsearch.scan import Skipped
+
+if TYPE_CHECKING:
+    from memsearch.api.engine import Memsearch
+    from memsearch.indexer import IndexReport, LivePreview
+
+_log = logging.getLogger("memsearch")
+
+
+@dataclass(frozen=True)
+class FileUpdate:
+    """What :meth:`Memsearch.update_file` did, at once (the commit and the vectors follow)."""
+
+    path: str
+    action: str  # added | changed | removed | unchanged | skipped
+    chunks: int
+    ms: float
+    reason: str | None = None  # why a file was skipped or removed
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "path": self.path,
+            "action": self.action,
+            "chunks": self.chunks,
+            "ms": round(self.ms, 2),
+            "reason": self.reason,
+        }
+
+
+class Writes:
+    """One engine's changes ahead of the repository, and the thread that commits them.
+
+    ``guard`` is held around every change of the engine's index and every search of it (both are
+    short), so a search never sees half a change; ``previews`` are the files changed in memory
+    and not committed yet.
+    """
+
+    def __init__(self, engine: Memsearch) -> None:
+        self.engine = engine
+        self.vault, self.settings, self.index_home = engine.vault, engine.settings, engine.index_home
+        self.guard = threading.RLock()
+        self.previews: dict[str, LivePreview] = {}
+        self.next_id = int(engine.index.manifest.get("next_id", engine.index.n_ids) or 0)
+        self._pending: dict[str, None] = {}  # paths whose commit is still to be made, in order
+        self._cond = threading.Condition()
+        self._busy = False
+        self._closing = False
+        self._worker: threading.Thread | None = None
+        #: The last failure of the background writer (it retries with the next update).
+        self.last_error: str | None = None
+        #: Reports of the background commits, oldest first (the last 100).
+        self.reports: list[IndexReport] = []
+
+    def enqueue(self, rel: str) -> None:
+        """Commit ``rel`` in the background (with whatever else is pending)."""
+        with self._cond:
+            self._pending[rel] = None
+            self._cond.notify_all()
+        self._start_worker()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Wait until every change so far is committed with its vectors; False on timeout."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        with self._cond:
+            while self._pending or self._busy:
+                left = None if deadline is None else deadline - time.monotonic()
+                if left is not None and left <= 0:
+                    return False
+                self._cond.wait(left if left is not None else 1.0)
+        return True
+
+    def stop(self, timeout: float | None = None) -> None:
+        """Finish the pending commits (waiting up to ``timeout``) and stop the writer thread."""
+        self.wait(timeout)
+        with self._cond:
+            self._closing = True
+            self._cond.notify_all()
+        if self._worker is not None:
+            self._worker.join(timeout)
+
+    def allocate(self, n: int) -> int:
+        with self.guard:
+            start = self.next_id
+            self.next_id += n
+            return start
+
+    def preview(self, rel: str, started: float) -> FileUpdate:
+        """Index ``rel`` in memory at once (keyword, graph, time), ahead of the repository."""
+        from memsearch.index.forget_list import load_forget_list
+        from memsearch.indexer import LivePreview
+        from memsearch.indexer.prepare import prepare_file
+
+        # The same preparation as an index run's: what update_file holds, a reindex would commit.
+        prepared = prepare_file(self.vault, rel, self.settings, load_forget_list(self.index_home, self.vault))
+        parsed = chunks = got = None
+        reason = None
+        if isinstance(prepared, Skipped):
+            reason = prepared.reason
+        else:
+            got, parsed, chunks = prepared.file, prepared.parsed, prepared.chunks
+        shape = shape_of(self.engine.index.manifest)
+        shape = replace(self.settings, **{k: getattr(shape, k) for k in SHAPE_FIELDS})
+        with self.guard:
+            files = self.engine.index.manifest.get("files", {})
+            committed = files.get(rel)
+            preview = self.previews.get(rel)
+            if chunks is not None and preview is None and committed and committed["sha256"] == got.sha256:
+                return FileUpdate(rel, "unchanged", len(committed["chunks"]), _ms(started))
+            # The alias map depends on each file's aliases only: the graph is rebuilt when these change.
+            had_aliases = dict(preview.aliases if preview else (committed or {}).get("aliases", {}))
+            old_ids = preview.ids if preview is not None else (committed or {}).get("chunks", [])
+            in_memory.remove_chunks(self.engine.index, old_ids)
+            if chunks is None:
+                self.previews[rel] = LivePreview("", [], [], {})
+                action = "removed" if committed or preview else "skipped"
+                n = 0
+            else:
+                ids = list(range(self.next_id, self.next_id + len(chunks)))
+                self.next_id += len(chunks)
+                in_memory.add_file_chunks(self.engine.index, ids, chunks, shape)
+                self.previews[rel] = LivePreview(got.sha256, ids, chunks, dict(parsed.aliases))
+                action = "changed" if committed else "added"
+                n = len(chunks)
+            if had_aliases != (dict(parsed.aliases) if chunks is not None else {}):
+                self._rebuild_graph()
+        return FileUpdate(rel, action, n, _ms(started), reason)
+
+    def _rebuild_graph(self) -> None:
+        files = {p: dict(e) for p, e in self.engine.index.manifest.get("files", {}).items()}
+        for rel, preview in self.previews.items():
+            if preview.aliases:
+                files[rel] = {**files.get(rel, {}), "aliases": preview.aliases}
+            elif rel in files:
+                files[rel] = {k: v for k, v in files[rel].items() if k != "aliases"}
+        in_memory.rebuild_graph(self.engine.index, files)
+
+    def _start_worker(self) -> None:
+        with self._cond:
+            if self._worker is None or not self._worker.is_alive():
+                self._closing = False
+                self._worker = threading.Thread(target=self._work, name="memsearch-update", daemon=True)
+                self._worker.start()
+
+    def _work(self) -> None:
+        while True:
+            with self._cond:
+                while not self._pending and not self._closing:
+                    self._cond.wait()
+                if not self._pending:
+                    return
+                batch = list(self._pending)
+                self._pending.clear()
+                self._busy = True
+            try:
+                self._persist(batch)
+                self.last_error = None
+            except Exception as exc:  # the next update or reindex redoes it from the vault
+                self.last_error = f"{type(exc).__name__}: {exc}"
+                _log.warning("memsearch: committing %s failed (%s); a reindex catches up", batch, exc)
+            finally:
+                with self._cond:
+                    self._busy = False
+                    self._cond.notify_all()
+
+    def _persist(self, batch: list[str]) -> None:
+        """Commit the batch (vectors from the cache only), embed what is missing, commit the vectors."""
+        from memsearch.indexer import Update, open_for_write
+
+        for phase in ("commit", "vectors"):
+            with index_lock(self.index_home, timeout=None, what="memsearch update_file"):
+                self._refresh_locked()
+                base = open_for_write(self.index_home, live=self.engine.index)
+                with self.guard:
+                    live = {p: self.previews[p] for p in batch if p in self.previews}
+                run = Update(
+                    self.vault,
+                    self.settings,
+                    self.index_home,
+                    base,
+                    guard=self.guard,
+                    live=live,
+                    allocate=self.allocate,
+                    snapshot=False,
+                )
+                report = run.apply(
+                    batch,
+                    embed=False,
+                    pending_note="embedding in progress (update_file); the vectors follow in a moment",
+                )
+                with self.guard:
+                    self.engine.index = run.data
+                    self.next_id = max(self.next_id, int(run.data.manifest.get("next_id", 0) or 0))
+                    for rel, preview in live.items():
+                        if self.previews.get(rel) is preview:
+                            del self.previews[rel]
+                self._record(report)
+            if phase == "vectors" or not report.gaps:
+                break
+            self._embed_gaps(batch)
+        from memsearch.signals import after_index
+
+        after_index(
+            self.vault,
+            self.index_home,
+            self.settings,
+            self.engine.index,
+            embed_query=self.engine.query_vector,
+        )
+
+    def _refresh_locked(self) -> None:
+        """Another writer committed since this engine loaded: load its commit, redo the previews."""
+        head = loading.head_commit(self.index_home)
+        if head is not None and head != self.engine.index.commit:
+            self.engine.refresh()
+
+    def _embed_gaps(self, batch: list[str]) -> None:
+        """Embed the batch's gap chunks into the embedding cache (no lock held: it may take long)."""
+        from memsearch.indexer import embed_text, embed_texts
+
+        with self.guard:
+            manifest = self.engine.index.manifest
+            shape = shape_of(manifest)
+            texts = []
+            for rel in batch:
+                entry = manifest.get("files", {}).get(rel)
+                if not entry or not entry.get("gaps"):
+                    continue
+                held = self.engine.index.chunks
+                chunks = [held[cid] for cid in entry["chunks"] if cid in held]
+                if len(chunks) != len(entry["chunks"]):
+                    continue
+                gaps = set(entry["gaps"])
+                texts += [
+                    embed_text(chunks, i, shape) for i, cid in enumerate(entry["chunks"]) if cid in gaps
+                ]
+        if texts:
+            embed_texts(
+                self.vault,
+                self.settings,
+                self.index_home,
+                texts,
+                lambda *a: None,
+                None,
+                embed=True,
+                reembed=False,
+            )
+
+    def _record(self, report: IndexReport) -> None:
+        self.reports.append(report)
+        del self.reports[:-100]
+
+    def relative(self, path: str | Path) -> str:
+        p = Path(path).expanduser()
+        if p.is_absolute():
+            try:
+                p = p.relative_to(self.vault) if not p.exists() else p.resolve().relative_to(self.vault)
+            except ValueError as exc:
+                raise MemsearchError(
+                    f"{path} is not inside the vault {self.vault}; nothing to index"
+                ) from exc
+        rel = p.as_posix()
+        from memsearch.indexer import indexable
+
+        if not indexable(self.vault, rel):
+            raise MemsearchError(
+                f"{rel} is not a memory memsearch indexes (a .md file outside hidden folders of the vault)"
+            )
+        return rel
+
+
+def _ms(started: float) -> float:
+    return (time.perf_counter() - started) * 1000.0

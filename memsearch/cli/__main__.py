@@ -1,0 +1,5 @@
+"""``python -m memsearch.cli``: the ``memsearch`` console script."""
+
+from memsearch.cli.app import run
+
+run()

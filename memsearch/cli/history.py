@@ -1,0 +1,152 @@
+"""The index's history and what it must not hold: ``log``, ``rollback``, ``forget``, ``unforget``."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from pathlib import Path
+
+import click
+
+from memsearch.cli.options import (
+    api,
+    echo_json,
+    exits_on_error,
+    fail,
+    json_option,
+    lock_wait,
+    vault_options,
+    wait_option,
+)
+from memsearch.errors import MemsearchError
+
+
+@click.command("log")
+@vault_options()
+@click.option("-n", "limit", type=click.IntRange(min=1), help="Show only the newest N commits.")
+@json_option("Print as JSON lines.")
+@click.option("--files", "show_files", is_flag=True, help="Also list the files each commit names.")
+@exits_on_error
+def log_(vault: Path, index_dir: Path | None, limit: int | None, as_json: bool, show_files: bool) -> None:
+    """The index's history: one commit per update that changed it, newest first."""
+    for c in api().log(vault, index_dir, limit):
+        if as_json:
+            click.echo(json.dumps(c, ensure_ascii=False))
+            continue
+        when = datetime.fromtimestamp(c["time"], tz=UTC).strftime("%Y-%m-%d %H:%M:%S")
+        click.echo(f"{c['commit'][:12]}  {when}  {c['subject']}")
+        if show_files and c["body"]:
+            for line in c["body"].splitlines():
+                click.echo(f"    {line}")
+
+
+@click.command()
+@click.argument("rev")
+@vault_options(positional=False)
+@wait_option()
+@exits_on_error
+def rollback(rev: str, vault: Path, index_dir: Path | None, wait: float | None) -> None:
+    """Make the index as commit REV had it current again, as a new commit (history is kept).
+
+    The vault is not changed: the next `memsearch index`, `reindex` or `watch` brings the index
+    back in line with it.
+    """
+    commit = api().rollback(vault, rev, index_dir, **lock_wait(wait))
+    if commit is None:
+        click.echo(f"the index already is as {rev} had it; nothing to do")
+    else:
+        click.echo(f"rolled back to {rev}: new commit {commit[:12]}")
+
+
+@click.command()
+@click.argument("paths", nargs=-1)
+@click.option("--entity", help="Forget every chunk naming this entity (resolved through aliases).")
+@vault_options(positional=False)
+@click.option(
+    "--purge-history",
+    is_flag=True,
+    help="Also rewrite the index's git history without them (new commit ids), expire reflogs and prune.",
+)
+@click.option("--force", is_flag=True, help="Forget a path even if nothing is indexed or in the vault there.")
+@click.option("--list", "list_", is_flag=True, help="List what is forgotten (by path, never by content).")
+@wait_option()
+@json_option("Print the report as JSON.")
+@exits_on_error
+def forget(
+    paths: tuple[str, ...],
+    entity: str | None,
+    vault: Path,
+    index_dir: Path | None,
+    purge_history: bool,
+    force: bool,
+    list_: bool,
+    wait: float | None,
+    as_json: bool,
+) -> None:
+    """Forget memories: files (PATH...) or every chunk naming --entity NAME, from every index.
+
+    One commit removes them; the embedding cache, snapshots and signal log lose them too, and
+    later index runs skip them (the vault's own forget list, .memsearch-forgotten.json, holds
+    hashes only). --purge-history also removes them from every older commit, under every name
+    the file had. A path that names nothing needs --force. `memsearch unforget PATH` undoes a
+    forget that was not purged.
+    """
+    if list_:
+        if paths or entity or purge_history:
+            fail(MemsearchError("--list takes no PATH, --entity or --purge-history"))
+        print_forgotten(vault, index_dir, as_json)
+        return
+    report = api().forget(
+        vault,
+        list(paths),
+        entity,
+        index_dir=index_dir,
+        purge_history=purge_history,
+        force=force,
+        **lock_wait(wait),
+    )
+    if as_json:
+        echo_json(report.to_dict(), ensure_ascii=True)
+        return
+    click.echo(report.summary())
+    for path in report.not_found:
+        click.echo(f"not in the index (will not be indexed): {path}", err=True)
+    for warning in report.warnings:
+        click.echo(f"warning: {warning}", err=True)
+
+
+def print_forgotten(vault: Path, index_dir: Path | None, as_json: bool) -> None:
+    """``forget --list``: each forgotten path by name where it can be named (never by content)."""
+    found, entities = api().forgotten(vault, index_dir)
+    if as_json:
+        echo_json({"paths": [f.to_dict() for f in found], "entities": entities}, ensure_ascii=True)
+        return
+    if not found and not entities:
+        click.echo("nothing is forgotten")
+        return
+    for f in found:
+        name = f.path or f"(a path known by its hash only: sha256 {f.hash[:16]})"
+        notes = ["purged"] if f.purged else []
+        notes.append("in the vault, skipped" if f.in_vault else "not in the vault")
+        click.echo(f"{name}  [{', '.join(notes)}]")
+    if entities:
+        click.echo(f"{entities} entity name(s) and alias(es), kept by hash only")
+
+
+@click.command()
+@click.argument("paths", nargs=-1, required=True)
+@vault_options(positional=False)
+@click.option(
+    "--force", is_flag=True, help="Also a path forgotten with --purge-history (its history stays gone)."
+)
+@wait_option()
+@exits_on_error
+def unforget(
+    paths: tuple[str, ...], vault: Path, index_dir: Path | None, force: bool, wait: float | None
+) -> None:
+    """Undo `memsearch forget PATH`: the next index run indexes PATH from the vault again."""
+    for rel in api().unforget(vault, paths, index_dir=index_dir, force=force, **lock_wait(wait)):
+        click.echo(f"unforgot {rel}: the next `memsearch index` indexes it again")
+
+
+COMMANDS = (log_, rollback, forget, unforget)

@@ -1,0 +1,266 @@
+"""``memsearch search`` and ``memsearch open``: where a memory lives, and its lines.
+
+A search goes to the ``memsearch serve`` of the vault's index when one runs (the same answer, without
+loading the index here: this path imports neither numpy nor the engine), else to the index loaded
+here (:class:`memsearch.client.WarmSearch` holds that policy).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import IO, Any
+
+import click
+
+from memsearch.cli.options import (
+    FORMATS,
+    api,
+    echo_json,
+    exits_on_error,
+    fail,
+    json_option,
+    vault_options,
+)
+from memsearch.cli.output import print_response
+from memsearch.cli.process import exit_now
+from memsearch.client import BadRequest, WarmSearch, search_arguments, warm_client
+from memsearch.embedders.preload import EmbedderPreload
+from memsearch.errors import MemsearchError
+from memsearch.paths import default_home, resolved_vault
+
+
+def search_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """The options of a search (each one a field of a ``--batch`` line, which overrides it)."""
+    options = [
+        click.option(
+            "-k", "k", type=click.IntRange(min=1), default=10, show_default=True, help="How many results."
+        ),
+        click.option(
+            "--format", "fmt", type=click.Choice(FORMATS), default=None, help="files | json | table."
+        ),
+        json_option("Print as JSON (the same as --format json)."),
+        click.option("--chunks", is_flag=True, help="One result per chunk instead of per file."),
+        click.option(
+            "--explain", is_flag=True, help="Show each strategy's rank, raw score and RRF contribution."
+        ),
+        click.option(
+            "--all",
+            "all_results",
+            is_flag=True,
+            help="Show results even when nothing resonates (signal none).",
+        ),
+        click.option("--now", help="Reference time (ISO) for recency and relative dates."),
+        click.option("--territory", help="Only this path prefix or territory (e.g. journal/)."),
+        click.option("--fact-type", type=click.Choice(["world", "experience"]), help="Only this fact type."),
+        click.option(
+            "--entity", "entities", multiple=True, help="Only chunks naming this entity (repeatable)."
+        ),
+        click.option("--since", help="Only memories at or after this time (ISO)."),
+        click.option("--until", help="Only memories at or before this time (ISO)."),
+        click.option(
+            "--strategy",
+            "strategies",
+            multiple=True,
+            type=click.Choice(["semantic", "keyword", "graph", "time"]),
+            help="Run only these strategies (repeatable); default: all four, fused.",
+        ),
+        click.option("--batch", type=click.File("rb"), help="Read one JSON query per line ('-' for stdin)."),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
+@click.command()
+@click.argument("query", required=False)
+@vault_options(positional=False)
+@search_options
+@click.option(
+    "--at", "at", metavar="REV", help="Search the index as commit REV had it (see `memsearch log`)."
+)
+@click.option("--no-server", is_flag=True, help="Load the index here even if `memsearch serve` runs for it.")
+@exits_on_error
+def search(
+    query: str | None,
+    at: str | None,
+    no_server: bool,
+    vault: Path,
+    index_dir: Path | None,
+    k: int,
+    fmt: str | None,
+    as_json: bool,
+    chunks: bool,
+    explain: bool,
+    all_results: bool,
+    now: str | None,
+    territory: str | None,
+    fact_type: str | None,
+    entities: tuple[str, ...],
+    since: str | None,
+    until: str | None,
+    strategies: tuple[str, ...],
+    batch: IO[bytes] | None,
+) -> None:
+    """Search the vault's index for QUERY and print where the memories live.
+
+    When `memsearch serve` runs for this index, the query goes to it (the same answer, without
+    loading the index here); if it does not answer, the index is loaded here.
+    """
+    if as_json and fmt not in (None, "json"):
+        raise click.UsageError(f"--json and --format {fmt} ask for two formats; give one")
+    fmt = "json" if as_json else fmt
+    common: dict[str, Any] = {
+        "chunks": chunks,
+        "explain": explain,
+        "all_results": all_results,
+        "now": now,
+        "territory": territory,
+        "fact_type": fact_type,
+        "entities": list(entities) or None,
+        "since": since,
+        "until": until,
+        "strategies": list(strategies) or None,
+    }
+    semantic = not strategies or "semantic" in strategies
+    if at is None and not no_server and (query is not None or batch is not None):
+        client = warm_client(vault, index_dir)
+        if client is not None:
+            if batch is not None:
+                warm = WarmSearch(client, lambda: open_local(vault, index_dir))
+                try:
+                    run_batch(warm, batch, k, common, fmt, explain)
+                finally:
+                    warm.close()
+                return
+            warm = WarmSearch(client, lambda: open_local(vault, index_dir, semantic=semantic))
+            try:
+                data = warm(str(query), k, common)
+            finally:
+                warm.close()
+            print_response(data, fmt, explain)
+            if warm.engine is not None:  # the server did not answer: searched here
+                exit_now()
+            return
+    engine = open_local(vault, index_dir, at, semantic=semantic)
+    if batch is not None:
+        run_batch(
+            lambda q, n, options: engine.search(q, n, **options).to_dict(), batch, k, common, fmt, explain
+        )
+        return
+    if query is None:
+        fail(
+            MemsearchError(
+                'no query given; usage: memsearch search "what you are looking for" [--vault VAULT]'
+            )
+        )
+    print_response(engine.search(query, k, **common).to_dict(), fmt, explain)
+    exit_now()
+
+
+def open_local(vault: Path, index_dir: Path | None, at: str | None = None, semantic: bool = True) -> Any:
+    """The index loaded here (a :class:`memsearch.api.Memsearch`). For a semantic search the query
+    embedder starts loading on a thread before the engine is even imported: a cold search then
+    waits for the longer of the two, not their sum."""
+    preload: EmbedderPreload | None = None
+    if semantic and at is None:
+        folder = resolved_vault(vault)
+        if folder is not None:
+            preload = EmbedderPreload(Path(index_dir) if index_dir else default_home(folder), folder)
+    return api().open_index(vault, index_dir=index_dir, at=at, preload_embedder=preload or False)
+
+
+def run_batch(
+    search_fn: Callable[[str, int, dict[str, Any]], dict[str, Any]],
+    batch: IO[bytes],
+    k: int,
+    common: dict[str, Any],
+    fmt: str | None = None,
+    explain: bool = False,
+) -> None:
+    """One JSON answer line per query line; ``search_fn(query, k, options)`` gives ``to_dict()``.
+
+    ``--format files`` or ``table`` prints each answer as a single search prints it instead, after a
+    ``# line N`` heading (its id too); errors then go to stderr as ``line N: ...``. Without
+    ``--format`` a batch answers JSON lines (the format scripts read).
+
+    A line that is not UTF-8, not a JSON object, holds a lone surrogate, or has a field the search
+    does not take (or of the wrong type) gets an error line naming the line; the later lines are
+    still answered. A line's fields override the command's options."""
+    for line_no, raw in enumerate(batch, 1):
+        if not raw.strip():
+            continue
+        request: Any = None
+        try:
+            request = json.loads(raw.decode("utf-8") if isinstance(raw, bytes) else raw)
+            if not isinstance(request, dict):
+                raise ValueError(f"each line must be a JSON object, not {type(request).__name__}")
+            json.dumps(request, ensure_ascii=False).encode("utf-8")
+        except UnicodeDecodeError as exc:
+            _batch_error(
+                None, f"line {line_no}: not UTF-8 (its byte {exc.start}); write the batch file as UTF-8"
+            )
+            continue
+        except UnicodeEncodeError as exc:
+            _batch_error(
+                request.get("id") if isinstance(request, dict) and _plain(request.get("id")) else None,
+                f"line {line_no}: holds {exc.object[exc.start]!r}, a lone surrogate that is not text;"
+                " write the character itself",
+            )
+            continue
+        except ValueError as exc:
+            _batch_error(None, f"line {line_no}: not a JSON object ({exc})")
+            continue
+        line_id = request.get("id")
+        try:
+            query, n, options = search_arguments({**common, "k": k, **request}, k, strict=True)
+            out = {"id": line_id, **search_fn(query, n, options)}
+        except BadRequest as exc:
+            out = {"id": line_id, "error": f"line {line_no}: {exc}", "results": [], "health": {}}
+        except (MemsearchError, TypeError, ValueError) as exc:
+            out = {"id": line_id, "error": str(exc), "results": [], "health": {}}
+        if fmt in ("files", "table"):
+            name = f"# line {line_no}" + (f" (id {line_id})" if line_id is not None else "")
+            click.echo(f"{name}: {request.get('query', '')}" if fmt == "table" else name)
+            if "error" in out:
+                click.echo(f"line {line_no}: {out['error']}", err=True)
+            else:
+                print_response(out, fmt, explain)
+            continue
+        click.echo(json.dumps(out, ensure_ascii=False))
+
+
+def _plain(value: Any) -> bool:
+    try:
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
+def _batch_error(line_id: Any, message: str) -> None:
+    click.echo(json.dumps({"id": line_id, "error": message, "results": [], "health": {}}, ensure_ascii=False))
+
+
+@click.command("open")
+@click.argument("ref")
+@vault_options(positional=False, index_dir=False)
+@json_option("Print the answer as JSON (text, lines, next).")
+def open_(ref: str, vault: Path, as_json: bool) -> None:
+    """Print the lines REF names: PATH, PATH:LINE or PATH:START-END (1-based, inclusive)."""
+    answer = api().open_memory(vault, ref)
+    if as_json:
+        echo_json(answer)
+    elif answer["ok"]:
+        click.echo(answer["text"])
+        for warning in answer["warnings"]:
+            click.echo(f"note: {warning}", err=True)
+    else:
+        click.echo(f"memsearch: {answer['error']}", err=True)
+    if not answer["ok"]:
+        sys.exit(1)
+
+
+COMMANDS = (search, open_)

@@ -1,0 +1,85 @@
+"""The options every verb shares (issue 14, item 4): the vault as [VAULT], --vault or $MEMSEARCH_VAULT
+alike on every verb, --index-dir, and --json."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from memsearch.cli import main
+
+NOW = "2025-04-01T00:00:00+00:00"
+#: The verbs whose only subject is the vault: each takes it as a positional VAULT too.
+VAULT_VERBS = ("index", "reindex", "watch", "status", "log", "doctor", "serve", "mcp", "interests")
+
+
+def test_every_verb_takes_the_vault_the_same_way():
+    for name, command in main.commands.items():
+        params = {p.name: p for p in command.params}
+        vault = params["vault"]
+        assert vault.opts == ["--vault"] and vault.envvar == "MEMSEARCH_VAULT", name
+        assert ("vault_argument" in params) == (name in VAULT_VERBS), name
+        if name != "open":  # open reads the vault's files only
+            assert params["index_dir"].opts == ["--index-dir"], name
+
+
+def test_status_and_log_take_a_positional_vault(indexed_vault):
+    runner = CliRunner()
+    by_option = runner.invoke(main, ["status", "--vault", str(indexed_vault), "--json"])
+    by_argument = runner.invoke(main, ["status", str(indexed_vault), "--json"])
+    assert by_argument.exit_code == 0, by_argument.output
+    assert json.loads(by_argument.stdout) == json.loads(by_option.stdout)
+    log = runner.invoke(main, ["log", str(indexed_vault), "-n", "1"])
+    assert log.exit_code == 0 and len(log.stdout.splitlines()) == 1, log.output
+
+
+def test_the_vault_from_the_environment(indexed_vault, monkeypatch):
+    monkeypatch.setenv("MEMSEARCH_VAULT", str(indexed_vault))
+    status = CliRunner().invoke(main, ["status", "--json"])
+    assert status.exit_code == 0, status.output
+    assert json.loads(status.stdout)["vault"] == str(indexed_vault.resolve())
+    found = CliRunner().invoke(main, ["search", "sign_ed25519", "--now", NOW, "--no-server", "--json"])
+    assert found.exit_code == 0 and json.loads(found.stdout)["results"], found.output
+
+
+def test_index_takes_the_vault_as_vault_option_or_environment(vault_copy, monkeypatch):
+    runner = CliRunner()
+    by_option = runner.invoke(main, ["index", "--vault", str(vault_copy), "--no-embed", "--json"])
+    assert by_option.exit_code == 0, by_option.output
+    assert json.loads(by_option.stdout)["files"] > 0
+    monkeypatch.setenv("MEMSEARCH_VAULT", str(vault_copy))
+    again = runner.invoke(main, ["reindex", "--no-embed", "--json"])
+    report = json.loads(again.stdout)
+    assert again.exit_code == 0 and report["added"] == report["changed"] == [], again.output
+
+
+def test_a_verb_that_writes_an_index_needs_a_vault_named(monkeypatch):
+    monkeypatch.delenv("MEMSEARCH_VAULT", raising=False)
+    for verb in ("index", "reindex", "watch"):
+        result = CliRunner().invoke(main, [verb])
+        assert result.exit_code == 2 and "Missing argument 'VAULT'" in result.output, (verb, result.output)
+
+
+def test_two_different_vaults_on_one_command_line_is_a_usage_error(indexed_vault, tmp_path):
+    result = CliRunner().invoke(main, ["status", str(indexed_vault), "--vault", str(tmp_path)])
+    assert result.exit_code == 2 and "two vaults" in result.output
+    same = CliRunner().invoke(main, ["status", str(indexed_vault), "--vault", str(indexed_vault)])
+    assert same.exit_code == 0, same.output
+
+
+def test_search_json_is_format_json(indexed_vault):
+    args = ["search", "signing keys", "--vault", str(indexed_vault), "--now", NOW, "--no-server"]
+    as_json = CliRunner().invoke(main, [*args, "--json"])
+    as_format = CliRunner().invoke(main, [*args, "--format", "json"])
+    drop = lambda out: {**json.loads(out), "health": None}  # noqa: E731 (timings differ)
+    assert as_json.exit_code == 0 and drop(as_json.stdout) == drop(as_format.stdout)
+    both = CliRunner().invoke(main, [*args, "--json", "--format", "table"])
+    assert both.exit_code == 2 and "two formats" in both.output
+
+
+@pytest.mark.parametrize("verb", ["search", "open", "forget", "unforget", "rollback"])
+def test_a_verb_with_its_own_subject_takes_the_vault_by_option(verb, indexed_vault):
+    help_text = CliRunner().invoke(main, [verb, "--help"]).output
+    assert "--vault" in help_text and "[VAULT]" not in help_text
