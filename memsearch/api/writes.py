@@ -15,16 +15,19 @@ import threading
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
+import numpy as np
+
+from memsearch.config import Settings
 from memsearch.errors import MemsearchError
 from memsearch.index import in_memory, loading
 from memsearch.index.format import SHAPE_FIELDS, shape_of
+from memsearch.index.in_memory import IndexData
 from memsearch.lock import index_lock
 from memsearch.scan import Skipped
 
 if TYPE_CHECKING:
-    from memsearch.api.engine import Memsearch
     from memsearch.indexer import IndexReport, LivePreview
 
 _log = logging.getLogger("memsearch")
@@ -50,6 +53,19 @@ class FileUpdate:
         }
 
 
+class Engine(Protocol):
+    """What the writer needs of the engine it serves (:class:`memsearch.api.Memsearch`)."""
+
+    vault: Path
+    settings: Settings
+    index_home: Path
+    index: IndexData
+
+    def refresh(self) -> bool: ...
+
+    def query_vector(self, text: str) -> tuple[np.ndarray | None, str | None]: ...
+
+
 class Writes:
     """One engine's changes ahead of the repository, and the thread that commits them.
 
@@ -58,7 +74,7 @@ class Writes:
     and not committed yet.
     """
 
-    def __init__(self, engine: Memsearch) -> None:
+    def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self.vault, self.settings, self.index_home = engine.vault, engine.settings, engine.index_home
         self.guard = threading.RLock()
