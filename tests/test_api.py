@@ -217,7 +217,6 @@ def test_prefetch_passes_over_what_it_cannot_open(tmp_path):
 def test_the_scan_announces_every_file_it_reads(vault_copy, monkeypatch):
     """The read-ahead windows cover the whole vault, each file announced before it is read."""
     from memsearch.indexer import prepare
-    from memsearch.indexer import update as indexer
 
     announced: list[str] = []
     read: list[str] = []
@@ -228,8 +227,8 @@ def test_the_scan_announces_every_file_it_reads(vault_copy, monkeypatch):
         read.append(full)
         return real_read(vault, full, rel)
 
-    monkeypatch.setattr(indexer, "PREFETCH_WINDOW", 3)  # several windows over the fixture vault
-    monkeypatch.setattr(indexer, "prefetch", lambda paths: announced.extend(paths))
+    monkeypatch.setattr(prepare, "PREFETCH_WINDOW", 3)  # several windows over the fixture vault
+    monkeypatch.setattr(prepare, "prefetch", lambda paths: announced.extend(paths))
     monkeypatch.setattr(prepare, "read_file", read_file)
     index_vault(vault_copy, embed=False)
     assert len(read) > 3 * 3 and sorted(set(announced)) == sorted(read)

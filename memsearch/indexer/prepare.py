@@ -24,14 +24,18 @@ from memsearch.config import Settings
 from memsearch.index.forget_list import FORGOTTEN_REASON, ForgetList
 from memsearch.index.keyword import PackedTerms
 from memsearch.index.keyword_terms import file_keyword_terms
+from memsearch.indexer.report import Progress
 from memsearch.models import Chunk, ParsedFile, chunk_from_row, chunk_replace, chunk_row
 from memsearch.scan import (
     IGNORED_DIRS,
     MARKDOWN_SUFFIXES,
+    PREFETCH_WINDOW,
     Skipped,
     VaultFile,
     git_commit_times,
+    prefetch,
     read_file,
+    walk_markdown,
 )
 
 
@@ -222,3 +226,35 @@ def prepare_file(vault: Path, rel: str, settings: Settings, forget: ForgetList) 
     times = git_commit_times(vault, [rel]) if not all(c.timestamp for c in parsed.chunks) else {}
     chunks, _ = stamp_chunks(parsed.chunks, fallback(got, times))
     return Prepared(got, parsed, drop_forgotten(chunks, forget))
+
+
+def scan_vault(
+    vault: Path, only: list[str] | None, forget: ForgetList, notify: Progress
+) -> tuple[dict[str, VaultFile], dict[str, str], set[str]]:
+    """Stage 1 of a run: every memory of the vault read (or only the paths ``only`` names), with
+    what was skipped and why; ``(files read, skipped {path: reason}, paths looked at)``."""
+    found: list[tuple[str, str]]  # (absolute path, vault-relative path)
+    if only is None:
+        found = walk_markdown(vault)
+        looked = {rel for _, rel in found}
+    else:
+        found = []
+        for rel in only:
+            path = vault / rel
+            if indexable(vault, rel) and (path.is_file() or path.is_symlink()):
+                found.append((str(path), rel))
+        looked = set(only)
+    files: dict[str, VaultFile] = {}
+    skipped: dict[str, str] = {}
+    window = PREFETCH_WINDOW
+    for n, (full, rel) in enumerate(found, 1):
+        if n % window == 1:  # the next window's reads start while this one is read
+            start = 0 if n == 1 else n - 1 + window
+            prefetch([f for f, _ in found[start : n - 1 + 2 * window]])
+        got = read_memory(vault, full, rel, forget)
+        if isinstance(got, Skipped):
+            skipped[got.path] = got.reason
+        else:
+            files[got.path] = got
+        notify("scan", n, len(found))
+    return files, skipped, looked

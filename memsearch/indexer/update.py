@@ -49,8 +49,7 @@ from memsearch.indexer.prepare import (
     drop_forgotten,
     embed_text,
     fallback,
-    indexable,
-    read_memory,
+    scan_vault,
 )
 from memsearch.indexer.report import IndexReport, Progress
 from memsearch.indexer.vectors import VectorWork, chunk_ids, embed_texts, ids_of
@@ -64,12 +63,9 @@ from memsearch.indexer.writer import (
 from memsearch.models import Chunk, ParsedFile, chunk_replace
 from memsearch.paths import IndexLayout
 from memsearch.scan import (
-    PREFETCH_WINDOW,
     Skipped,
     VaultFile,
     git_commit_times,
-    prefetch,
-    walk_markdown,
     walk_order,
 )
 
@@ -168,33 +164,8 @@ class Update:
     # -- 1. scan ------------------------------------------------------------------------------
     def _scan(self, only: list[str] | None) -> tuple[dict[str, VaultFile], dict[str, str], set[str]]:
         """(files read, skipped {path: reason}, paths looked at)."""
-        vault = self.vault
-        found: list[tuple[str, str]]  # (absolute path, vault-relative path)
-        if only is None:
-            found = walk_markdown(vault)
-            looked = {rel for _, rel in found}
-        else:
-            found = []
-            for rel in only:
-                path = vault / rel
-                if indexable(vault, rel) and (path.is_file() or path.is_symlink()):
-                    found.append((str(path), rel))
-            looked = set(only)
-        files: dict[str, VaultFile] = {}
-        skipped: dict[str, str] = {}
-        self.forget = load_forget_list(self.home, vault)
-        window = PREFETCH_WINDOW
-        for n, (full, rel) in enumerate(found, 1):
-            if n % window == 1:  # the next window's reads start while this one is read
-                start = 0 if n == 1 else n - 1 + window
-                prefetch([f for f, _ in found[start : n - 1 + 2 * window]])
-            got = read_memory(vault, full, rel, self.forget)
-            if isinstance(got, Skipped):
-                skipped[got.path] = got.reason
-            else:
-                files[got.path] = got
-            self.notify("scan", n, len(found))
-        return files, skipped, looked
+        self.forget = load_forget_list(self.home, self.vault)
+        return scan_vault(self.vault, only, self.forget, self.notify)
 
     # -- the run ----------------------------------------------------------------------------
     def apply(
