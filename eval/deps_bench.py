@@ -1,7 +1,7 @@
 """Why memsearch does not depend on networkx, markdown-it-py, python-frontmatter or GitPython.
 
-The design named them; this measures each against what memsearch does in its place, so the README's
-"Dependencies" paragraph can be rerun. None of them is a dependency of memsearch: install them first.
+The design named them; this measures each against what memsearch does in its place, so the figures of
+docs/dependencies.md can be rerun. None of them is a dependency of memsearch: install them first.
 
     pip install networkx markdown-it-py python-frontmatter gitpython
     python eval/deps_bench.py            # --nodes 100000 --edges 1000000 --chunks 20000
@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 
 # CPU seconds of this process (and its children), not wall time: the machines these run on are
-# shared, and a busy neighbour stretched wall times ~3x on the run the README reports.
+# shared, and a busy neighbour stretched wall times ~3x on the run docs/dependencies.md reports.
 _clock = time.process_time
 
 

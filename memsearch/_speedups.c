@@ -7,9 +7,9 @@
  *
  *   raw_token_counts <-> Counter(memsearch.tokenize._TOKEN.findall(text))
  *   count_terms  <->  memsearch.tokenize.term_counts (after the raw tokens are counted)
- *   merge_terms  <->  memsearch.indexer._keyword_terms + memsearch.index.keyword.pack_terms
+ *   merge_terms  <->  memsearch.index.keyword_terms.keyword_weights + memsearch.index.keyword.pack_terms
  *   vocabulary_words <-> the two regex scans of memsearch.entities.vocabulary
- *   split_words  <->  memsearch.entities._TOKEN_SPLIT_RE.split(line)
+ *   split_words  <->  memsearch.entities.extract.TOKEN_SPLIT_RE.split(line)
  *
  * They must give the same terms, in the same order, bit-identical weights and the same words:
  * tests/test_speedups.py holds them to it.
@@ -379,7 +379,7 @@ fail:
 
 /* split_words(line: str) -> list[str]
  *
- * memsearch.entities._TOKEN_SPLIT_RE.split(line): [gap, word, gap, ..., word, gap], the words
+ * memsearch.entities.extract.TOKEN_SPLIT_RE.split(line): [gap, word, gap, ..., word, gap], the words
  * those of [^\W_][\w'’]*(?:-[^\W_][\w'’]*)*. */
 static PyObject *split_words(PyObject *self, PyObject *arg) {
     Text t;
@@ -409,7 +409,7 @@ static PyMethodDef methods[] = {
     {"merge_terms", merge_terms, METH_VARARGS, "A chunk's packed keyword terms with its neighbours' context."},
     {"vocabulary_words", vocabulary_words, METH_O, "The word scans of entities.vocabulary."},
     {"raw_token_counts", raw_token_counts, METH_O, "Counter(tokenize._TOKEN.findall(text)) as a dict."},
-    {"split_words", split_words, METH_O, "entities._TOKEN_SPLIT_RE.split(line)."},
+    {"split_words", split_words, METH_O, "entities.extract.TOKEN_SPLIT_RE.split(line)."},
     {NULL, NULL, 0, NULL},
 };
 

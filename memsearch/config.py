@@ -23,7 +23,7 @@ from memsearch.models import CHUNK_STRATEGIES, FACT_TYPES, Territory
 
 CONFIG_FILENAME = "memsearch.toml"
 
-#: The defaults of DESIGN.md: how close each region is to the agent's self.
+#: The default territories: how close each region is to the agent's self (docs/configuration.md).
 DEFAULT_TERRITORIES: tuple[Territory, ...] = (
     Territory("system/covenant/", "sections", 1.3, "world"),
     Territory("system/", "sections", 1.2, "world"),
