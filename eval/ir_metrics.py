@@ -12,7 +12,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 Span = tuple[str, int, int]
 Location = tuple[str, int]
 
-#: How much an agent reads from one search, for any@300w (the design's rule for judging retrieval quality: what fits in 300 words).
+#: How much an agent reads from one search, for any@300w (the design's rule for judging retrieval:
+#: what fits in 300 words).
 READ_BUDGET_WORDS = 300
 
 
