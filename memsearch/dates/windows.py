@@ -73,27 +73,7 @@ _BARE_MONTH_PRE = {
     "start of",
     "beginning of",
 }
-_BARE_YEAR_PRE = {
-    "in",
-    "during",
-    "since",
-    "before",
-    "after",
-    "from",
-    "until",
-    "till",
-    "through",
-    "throughout",
-    "between",
-    "as of",
-    "prior to",
-    "early",
-    "late",
-    "mid",
-    "end of",
-    "start of",
-    "beginning of",
-}
+_BARE_YEAR_PRE = _BARE_MONTH_PRE - {"by", "last", "this"}
 _WEEKDAY_PRE = {"on", "last", "since", "before", "after", "by", "until", "from", "between"}
 _NUMERIC_DAY_PRE = {
     "on",

@@ -181,14 +181,20 @@ def build_from_commit(repo: IndexRepo, commit: str, base: IndexData | None = Non
         data.graph.add_aliases(files[path]["aliases"])
     order = sorted(files, key=lambda p: min(files[p]["chunks"], default=-1))
     for path in order:
-        chunks, vectors = read[path]
-        add_file_chunks(data, [cid for cid, _ in chunks], [c for _, c in chunks], shape)
-        if vectors is not None and len(vectors):
-            if data.vectors is None:
-                data.vectors = VectorIndex(vectors.shape[1])
-            data.vectors.add(vector_rows(files[path]), vectors)
+        _add_file(data, files[path], *read[path], shape)
     check_gaps(data, manifest)
     return data
+
+
+def _add_file(
+    data: IndexData, entry: Mapping[str, Any], chunks: list, vectors: np.ndarray | None, shape: Settings
+) -> None:
+    """One file's chunks, as read from a commit, into ``data``: keyword, graph, time and its vectors."""
+    add_file_chunks(data, [cid for cid, _ in chunks], [c for _, c in chunks], shape)
+    if vectors is not None and len(vectors):
+        if data.vectors is None:
+            data.vectors = VectorIndex(vectors.shape[1])
+        data.vectors.add(vector_rows(entry), vectors)
 
 
 def _compatible(old: Mapping[str, Any], new: Mapping[str, Any]) -> bool:
@@ -221,12 +227,7 @@ def _apply_delta(
             remove_chunks(data, old_files[path]["chunks"])
     aliases_changed = alias_map(old_files) != alias_map(new_files)
     for path in sorted(read, key=lambda p: min(new_files[p]["chunks"], default=-1)):
-        chunks, vectors = read[path]
-        add_file_chunks(data, [cid for cid, _ in chunks], [c for _, c in chunks], shape)
-        if vectors is not None and len(vectors):
-            if data.vectors is None:
-                data.vectors = VectorIndex(vectors.shape[1])
-            data.vectors.add(vector_rows(new_files[path]), vectors)
+        _add_file(data, new_files[path], *read[path], shape)
     if aliases_changed:
         rebuild_graph(data, new_files)
     data.manifest, data.commit = manifest, commit

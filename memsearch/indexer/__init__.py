@@ -1,11 +1,12 @@
 """Index a vault: scan -> chunk -> timestamps -> keyword, graph, time -> vectors -> commit.
 
-Incremental: each file's sha256 is compared with the manifest of the index's last commit.
-Unchanged files keep their chunk ids, shards and vectors; changed and added files are chunked
-again under fresh ids (ids are never reused: hnswlib's label reuse is buggy); removed files are
-dropped; a renamed file costs no embedding (vectors are cached by the text's hash). Keyword
-context uses neighbouring chunks of the same file only, so each file's work stands alone; the
-entity alias map is global, so it is rebuilt from every file's aliases when one changes.
+- :mod:`~memsearch.indexer.prepare`: stage 1 and 2, the vault scanned, each file read, chunked and
+  timestamped (for a run over processes, and for one file as ``update_file`` writes it);
+- :mod:`~memsearch.indexer.update`: the incremental update, from the last commit to a new one;
+- :mod:`~memsearch.indexer.vectors`: stage 4, the embedder chosen, switched, and its soft seam;
+- :mod:`~memsearch.indexer.writer`: the repository's write side, commit messages, rollback;
+- :mod:`~memsearch.indexer.run`: :func:`index_vault`, all of it under the write lock;
+- :mod:`~memsearch.indexer.report`: what a run reports.
 
 Every update that changes anything is one commit of the index repository (see
 :mod:`memsearch.index.format`), under the write lock (:mod:`memsearch.lock`); an update that
