@@ -37,7 +37,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
         ),
     ),
     ("chunking and entities", ("memsearch.entities", "memsearch.chunkers")),
-    ("embedders", ("memsearch.embedders",)),
+    ("embedders", ("memsearch.embedders", "memsearch.preload")),
     ("the index", ("memsearch.index",)),
     (
         "indexing and search",

@@ -1,9 +1,9 @@
 """Loading the query embedder while the index loads (what the CLI does for a cold search)."""
 
 from memsearch.api import open_index
-from memsearch.embedders.preload import EmbedderPreload
 from memsearch.index.format import MANIFEST
 from memsearch.paths import default_home, manifest_head_path, read_manifest_head
+from memsearch.preload import EmbedderPreload
 
 
 def test_preloaded_embedder_answers_like_a_lazily_loaded_one(indexed_vault):

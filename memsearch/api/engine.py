@@ -19,12 +19,12 @@ import numpy as np
 
 from memsearch.config import Settings
 from memsearch.embedders.base import EmbedderUnavailableError
-from memsearch.embedders.preload import EmbedderPreload
 from memsearch.errors import EmbedderError, MemsearchError, QueryError
 from memsearch.index import loading, snapshots
 from memsearch.lock import DEFAULT_LOCK_TIMEOUT
 from memsearch.models import SearchResponse
 from memsearch.paths import default_home
+from memsearch.preload import EmbedderPreload
 from memsearch.query import Filters, as_datetime, parse_query
 from memsearch.scan import check_vault
 from memsearch.search import STRATEGIES, QueryEmbedding, search_index

@@ -46,8 +46,8 @@ def run_console(main: click.Group) -> None:
 
 def preload_loading() -> bool:
     """Whether the embedder is still loading on its thread: then the process must end without the
-    interpreter's teardown (see :func:`memsearch.embedders.preload.loading`)."""
-    preload = sys.modules.get("memsearch.embedders.preload")
+    interpreter's teardown (see :func:`memsearch.preload.loading`)."""
+    preload = sys.modules.get("memsearch.preload")
     return preload is not None and preload.loading()
 
 

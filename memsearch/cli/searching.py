@@ -27,9 +27,9 @@ from memsearch.cli.options import (
 from memsearch.cli.output import print_response
 from memsearch.cli.process import exit_now
 from memsearch.client import BadRequest, WarmSearch, search_arguments, warm_client
-from memsearch.embedders.preload import EmbedderPreload
 from memsearch.errors import MemsearchError
 from memsearch.paths import default_home, resolved_vault
+from memsearch.preload import EmbedderPreload
 
 
 def search_options(command: Callable[..., Any]) -> Callable[..., Any]:

@@ -4,8 +4,10 @@
 - :mod:`~memsearch.embedders.minilm`: all-MiniLM-L6-v2 int8 on onnxruntime, the offline default;
 - :mod:`~memsearch.embedders.ollama`: nomic-embed-text (or another model) through an Ollama server;
 - :mod:`~memsearch.embedders.registry`: backends by name, one shared instance per spec;
-- :mod:`~memsearch.embedders.choice`: which embedder a vault indexes with, and its options;
-- :mod:`~memsearch.embedders.preload`: the index's embedder, loading in the background.
+- :mod:`~memsearch.embedders.choice`: which embedder a vault indexes with, and its options.
+
+:mod:`memsearch.preload` (the index's embedder, loading in the background) stands outside the
+package: importing it must not import numpy.
 """
 
 from memsearch.embedders.base import Embedder, EmbedderUnavailableError, call_with_deadline, make_fingerprint

@@ -12,7 +12,6 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from memsearch.embedders.choice import embedder_for
 from memsearch.paths import read_manifest_head
 
 _THREAD_NAME = "memsearch-embedder-preload"
@@ -43,6 +42,11 @@ class EmbedderPreload:
 
     def _load(self) -> None:
         try:
+            # Imported here, on the thread: memsearch.embedders imports numpy, and the CLI starts
+            # this thread before it imports anything heavy (tests/test_serve.py checks that a
+            # search through `memsearch serve` imports no numpy at all).
+            from memsearch.embedders.choice import embedder_for
+
             embedder = embedder_for(str(self.spec), self.vault)
             if hasattr(embedder, "load"):
                 embedder.load()
