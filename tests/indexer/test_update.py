@@ -237,3 +237,23 @@ def test_ties_break_the_same_after_file_by_file_updates_and_a_rebuild(tmp_path):
         got = [r.path for r in a.search("Zed depot", k=5, now=NOW, strategies=strategies).results]
         want = [r.path for r in b.search("Zed depot", k=5, now=NOW, strategies=strategies).results]
         assert got == want == names[:5], strategies
+
+
+def test_the_scan_announces_every_file_it_reads(vault_copy, monkeypatch):
+    """The read-ahead windows cover the whole vault, each file announced before it is read."""
+    from memsearch.indexer import update as indexer
+
+    announced: list[str] = []
+    read: list[str] = []
+    real_read = indexer.read_file
+
+    def read_file(vault, full, rel=None):
+        assert full in announced, f"{rel} read before it was announced"
+        read.append(full)
+        return real_read(vault, full, rel)
+
+    monkeypatch.setattr(indexer, "PREFETCH_WINDOW", 3)  # several windows over the fixture vault
+    monkeypatch.setattr(indexer, "prefetch", lambda paths: announced.extend(paths))
+    monkeypatch.setattr(indexer, "read_file", read_file)
+    index_vault(vault_copy, embed=False)
+    assert len(read) > 3 * 3 and sorted(set(announced)) == sorted(read)
