@@ -152,16 +152,6 @@ def test_a_named_time_window_lifts_chunks_inside_it(engine):
     assert any("last week" in note for note in windowed.health.notes)
 
 
-def test_window_weight_grows_as_the_window_narrows():
-    from datetime import UTC, datetime, timedelta
-
-    from memsearch.search import window_weight
-
-    start = datetime(2025, 3, 1, tzinfo=UTC)
-    day, week, month = (window_weight(start, start + timedelta(days=d)) for d in (1, 7, 31))
-    assert day == 2.0 and 1.0 < week < day and month == 1.0
-
-
 def test_a_low_score_means_a_thin_signal(engine):
     nonsense = engine.search("xylophone quantum banana", k=3, now=NOW, all_results=True)
     strong = engine.search("Ed25519 signing keys rotation", k=3, now=NOW)
@@ -178,60 +168,6 @@ def test_when_nothing_resonates_the_response_says_so_and_holds_no_results(engine
     data = response.to_dict()
     assert data["signal"] == "none" and data["signal_reason"] == response.signal.reason
     assert engine.search("xylophone quantum banana", k=3, now=NOW, all_results=True).results
-
-
-def test_a_fifo_named_like_a_note_is_skipped_not_waited_on(vault_copy):
-    """Opening a FIFO for reading waits for a writer: the scan must name it and go on."""
-    import os
-    import threading
-
-    os.mkfifo(vault_copy / "pipe.md")
-    done: dict = {}
-    worker = threading.Thread(target=lambda: done.update(report=index_vault(vault_copy, embed=False)))
-    worker.daemon = True
-    worker.start()
-    worker.join(timeout=60)
-    assert not worker.is_alive(), "index_vault hung on a FIFO"
-    reasons = {s.path: s.reason for s in done["report"].skipped}
-    assert "not a regular file" in reasons["pipe.md"]
-    assert open_index(vault_copy).search("sign_ed25519", k=1).results[0].path == "reference/redflag.md"
-
-
-def test_prefetch_passes_over_what_it_cannot_open(tmp_path):
-    """The read-ahead hint never blocks (a FIFO) and never fails (a missing file, a folder)."""
-    import os
-    import threading
-
-    from memsearch.scan import prefetch
-
-    (tmp_path / "note.md").write_text("hello")
-    os.mkfifo(tmp_path / "pipe.md")
-    (tmp_path / "folder.md").mkdir()
-    paths = [str(tmp_path / n) for n in ("pipe.md", "folder.md", "missing.md", "note.md")]
-    worker = threading.Thread(target=prefetch, args=(paths,), daemon=True)
-    worker.start()
-    worker.join(timeout=30)
-    assert not worker.is_alive(), "prefetch blocked"
-
-
-def test_the_scan_announces_every_file_it_reads(vault_copy, monkeypatch):
-    """The read-ahead windows cover the whole vault, each file announced before it is read."""
-    from memsearch.indexer import prepare
-
-    announced: list[str] = []
-    read: list[str] = []
-    real_read = prepare.read_file
-
-    def read_file(vault, full, rel=None):
-        assert full in announced, f"{rel} read before it was announced"
-        read.append(full)
-        return real_read(vault, full, rel)
-
-    monkeypatch.setattr(prepare, "PREFETCH_WINDOW", 3)  # several windows over the fixture vault
-    monkeypatch.setattr(prepare, "prefetch", lambda paths: announced.extend(paths))
-    monkeypatch.setattr(prepare, "read_file", read_file)
-    index_vault(vault_copy, embed=False)
-    assert len(read) > 3 * 3 and sorted(set(announced)) == sorted(read)
 
 
 def test_the_shown_score_is_the_sum_of_its_explained_parts(engine):

@@ -1,4 +1,5 @@
-"""Filters are a vectorised mask: the same chunks as a pass over every chunk, at any vault change."""
+"""memsearch.search: filters are a vectorised mask (the same chunks as a pass over every chunk, at any vault
+change), and a time window weighs more as it narrows."""
 
 from __future__ import annotations
 
@@ -103,3 +104,13 @@ def test_the_mask_follows_a_change_of_the_chunk_table(engine):
         index.chunks[gone] = chunk
         index.time.set(gone, chunk.timestamp, timeless=chunk.fact_type == "world")
     assert np.array_equal(filter_mask(index, filters), before)
+
+
+def test_window_weight_grows_as_the_window_narrows():
+    from datetime import UTC, datetime, timedelta
+
+    from memsearch.search import window_weight
+
+    start = datetime(2025, 3, 1, tzinfo=UTC)
+    day, week, month = (window_weight(start, start + timedelta(days=d)) for d in (1, 7, 31))
+    assert day == 2.0 and 1.0 < week < day and month == 1.0

@@ -137,3 +137,23 @@ def test_what_a_worker_sends_reads_back_as_what_it_chunked(fixture_vault):
         aliases += bool(direct[0].aliases)
         stamped += direct[2] is not None
     assert seen > 30 and aliases and stamped
+
+
+def test_the_scan_announces_every_file_it_reads(vault_copy, monkeypatch):
+    """The read-ahead windows cover the whole vault, each file announced before it is read."""
+    from memsearch.indexer import prepare
+
+    announced: list[str] = []
+    read: list[str] = []
+    real_read = prepare.read_file
+
+    def read_file(vault, full, rel=None):
+        assert full in announced, f"{rel} read before it was announced"
+        read.append(full)
+        return real_read(vault, full, rel)
+
+    monkeypatch.setattr(prepare, "PREFETCH_WINDOW", 3)  # several windows over the fixture vault
+    monkeypatch.setattr(prepare, "prefetch", lambda paths: announced.extend(paths))
+    monkeypatch.setattr(prepare, "read_file", read_file)
+    index_vault(vault_copy, embed=False)
+    assert len(read) > 3 * 3 and sorted(set(announced)) == sorted(read)

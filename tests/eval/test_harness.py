@@ -12,7 +12,7 @@ from types import SimpleNamespace
 
 import pytest
 
-EVAL_DIR = Path(__file__).resolve().parent.parent / "eval"
+EVAL_DIR = Path(__file__).resolve().parent.parent.parent / "eval"
 sys.path.insert(0, str(EVAL_DIR))
 
 import beir  # noqa: E402
@@ -433,7 +433,7 @@ def test_vault_through_the_real_engine(tmp_path):
     import shutil
 
     data = tmp_path / "data"
-    shutil.copytree(Path(__file__).parent / "fixtures" / "vault", data / "vault")
+    shutil.copytree(Path(__file__).parent.parent / "fixtures" / "vault", data / "vault")
     now = "2025-04-01T00:00:00"
     questions = [
         {"id": "ex-1", "query": "sign_ed25519", "class": "exact", "now": now,

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
-EVAL_DIR = Path(__file__).resolve().parent.parent / "eval"
+EVAL_DIR = Path(__file__).resolve().parent.parent.parent / "eval"
 sys.path.insert(0, str(EVAL_DIR))
 
 import synth  # noqa: E402

@@ -8,14 +8,8 @@ from click.testing import CliRunner
 
 from memsearch.api import index_vault
 from memsearch.cli import main
-from memsearch.signals import (
-    DEFAULT_INTERESTS_FILE,
-    DEFAULT_THRESHOLD,
-    load_signal_config,
-    parse_interests_markdown,
-    subscribe,
-)
 from memsearch.signals import check as signals
+from memsearch.signals import subscribe
 
 CONFIG = """
 [[interest]]
@@ -126,35 +120,6 @@ def test_interests_in_a_markdown_file_and_the_file_never_triggers_itself(vault_c
     [event] = _inbox(vault_copy)
     assert event["payload"]["matched"] == "Security review of the release"
     assert event["urgency"] == "critical" and event["target"] == "journal/2025-04-04.md"
-
-
-def test_parse_interests_markdown():
-    items = parse_interests_markdown(
-        "# Interests\n\n## Ed's answer\n- query: did Ed answer about the budget\n- threshold: 0.6\n"
-        "```\n## not a heading\nquery: nope\n```\n## Sailing\nsome notes\nurgency: low\n"
-    )
-    assert [(i["name"], i["query"]) for i in items] == [
-        ("Ed's answer", "did Ed answer about the budget"),
-        ("Sailing", "Sailing"),
-    ]
-    assert items[0]["threshold"] == "0.6" and items[1]["urgency"] == "low"
-
-
-def test_config_defaults_and_bad_interests_are_warnings(vault_copy, tmp_path):
-    (vault_copy / "memsearch.toml").write_text(
-        '[signals]\ninbox = "events/in.jsonl"\n\n'
-        '[[interest]]\nquery = "the budget"\n\n'
-        '[[interest]]\nquery = "x"\nthreshold = "high"\n\n'
-        '[[interest]]\nname = "no query"\n\n'
-        '[[interest]]\nquery = "y"\nurgency = "whenever"\n'
-    )
-    config = load_signal_config(vault_copy, tmp_path / "home")
-    assert [i.query for i in config.interests] == ["the budget"]
-    only = config.interests[0]
-    assert only.name == "the budget" and only.threshold == DEFAULT_THRESHOLD and only.urgency == "normal"
-    assert len(config.warnings) == 3 and all("ignored until fixed" in w for w in config.warnings)
-    assert config.inbox == tmp_path / "home" / "events" / "in.jsonl"
-    assert config.interests_file == DEFAULT_INTERESTS_FILE
 
 
 def test_inbox_can_live_elsewhere(vault_copy, tmp_path):

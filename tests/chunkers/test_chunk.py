@@ -18,7 +18,7 @@ from memsearch.errors import ChunkingError
 from memsearch.fences import fence_ids
 from memsearch.models import ParsedFile
 
-VAULT = Path(__file__).parent / "fixtures" / "vault"
+VAULT = Path(__file__).parent.parent / "fixtures" / "vault"
 S = Settings()
 
 

@@ -1,4 +1,4 @@
-"""Entities: each source, aliases, what is skipped, and the node key."""
+"""memsearch.entities.extract: the entities of body text, each source and what is skipped."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ from hypothesis import strategies as st
 
 from memsearch.entities import (
     extract_entities,
-    frontmatter_entities,
     normalize_entity,
     unique_entities,
     vocabulary,
@@ -88,76 +87,9 @@ def test_deduplicated_case_insensitively_first_spelling_kept():
     assert unique_entities(["#Signing-Keys", "signing keys", "Signing_keys", "x"]) == ["Signing-Keys", "x"]
 
 
-def test_frontmatter_sources_strings_and_lists():
-    fm = {
-        "title": "Redflag",
-        "tags": "security, #signing crypto",
-        "entities": ["Ed25519", "HSM"],
-        "people": ["[[Ed Kowalski]]", "Mara Lin"],
-        "project": "redflag",
-        "aliases": ["RF", "red flag"],
-        "other": "Ignored Name",
-    }
-    names, aliases = frontmatter_entities(fm)
-    expected = ["Redflag", "security", "signing", "crypto", "Ed25519", "HSM", "Ed Kowalski", "Mara Lin"]
-    assert names == [*expected, "RF", "red flag"]
-    assert aliases == {"RF": "Redflag", "red flag": "Redflag"}
-
-
-def test_frontmatter_aliases_map_to_the_given_title_when_frontmatter_has_none():
-    names, aliases = frontmatter_entities({"aliases": "Ed, EK"}, title="Ed Kowalski")
-    assert aliases == {"Ed": "Ed Kowalski", "EK": "Ed Kowalski"}
-    assert names == ["Ed Kowalski", "Ed", "EK"]
-
-
-def test_frontmatter_odd_values_are_ignored():
-    fm = {"tags": [None, {"a": 1}, 3, ["nested"]], "people": True, "project": 7.5}
-    assert frontmatter_entities(fm) == (["nested"], {})  # a number is no name, as with #123
-    assert frontmatter_entities("not a dict") == ([], {})  # type: ignore[arg-type]
-
-
-@pytest.mark.parametrize(
-    ("name", "key"),
-    [
-        ("Ed Kowalski", "ed kowalski"),
-        ("#Signing_Keys", "signing keys"),
-        ("  red-flag   service ", "red flag service"),
-        ("STRASSE", "strasse"),
-        ("Straße", "strasse"),
-    ],
-)
-def test_normalize_entity(name, key):
-    assert normalize_entity(name) == key
-
-
 @settings(max_examples=300, deadline=None)
 @given(st.text(alphabet=st.sampled_from(list("Ab c#[]|()`.-_'’:\n!Ed2@/*~É")), max_size=80))
 def test_extraction_never_fails_and_gives_unique_non_empty_keys(text):
     names = extract_entities(text)
     keys = [normalize_entity(n) for n in names]
     assert all(keys) and len(set(keys)) == len(keys)
-
-
-# ------------------------------------------------------------------------------ prose aliases
-
-
-def test_a_glossary_line_defines_what_an_abbreviation_stands_for():
-    from memsearch.entities import prose_aliases
-
-    text = "- **BID** - twice daily. **PRN** - as needed.\n- **PTS** - put to sleep (euthanasia).\n"
-    assert prose_aliases(text) == {"BID": "twice daily", "PRN": "as needed", "PTS": "put to sleep"}
-
-
-def test_quoted_nicknames_and_aka_name_their_thing_and_articles_are_optional():
-    from memsearch.entities import prose_aliases
-
-    found = prose_aliases('CD register = "the yellow book" (it is orange)\nTomasz Nowak, aka Tomek, digs.\n')
-    assert found["the yellow book"] == found["yellow book"] == "CD register"
-    assert found["Tomek"] == "Tomasz Nowak"
-
-
-def test_prose_aliases_skip_code_and_long_definitions():
-    from memsearch.entities import prose_aliases
-
-    text = "```\n**x** - not a definition\n```\n**Y** - " + " ".join(["word"] * 12) + "\n"
-    assert prose_aliases(text) == {}

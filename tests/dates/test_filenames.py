@@ -1,0 +1,50 @@
+"""memsearch.dates.filenames: a date encoded in a file name or path."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from memsearch.dates import date_from_filename
+
+
+def utc(*args: int) -> datetime:
+    return datetime(*args, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    ("path", "expected"),
+    [
+        ("journal/2023-05-08-session-01.md", utc(2023, 5, 8)),
+        ("2023-05-08.md", utc(2023, 5, 8)),
+        ("20230508-notes.md", utc(2023, 5, 8)),
+        ("journal/2023/05/08.md", utc(2023, 5, 8)),
+        ("journal/2023/5/8-evening.md", utc(2023, 5, 8)),
+        ("archive/2024-03.md", utc(2024, 3, 1)),
+        ("journal/2023/05/notes.md", utc(2023, 5, 1)),
+        ("notes_2023_05_08.md", utc(2023, 5, 8)),
+        ("journal\\2023-05-08.md", utc(2023, 5, 8)),
+        ("2023-05-08/summary.md", utc(2023, 5, 8)),
+        ("archive/2020-01-01/2023-05-08.md", utc(2023, 5, 8)),  # the file name wins
+    ],
+)
+def test_date_from_filename(path: str, expected: datetime) -> None:
+    assert date_from_filename(path) == expected
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "notes/readme.md",
+        "reference/python-3.11.2.md",
+        "contacts/5551234567.md",
+        "x/2023-02-30.md",
+        "x/2023-13-01.md",
+        "x/18000101.md",
+        "journal/session-01.md",
+        "",
+    ],
+)
+def test_date_from_filename_rejects(path: str) -> None:
+    assert date_from_filename(path) is None

@@ -1,0 +1,25 @@
+"""memsearch.entities.aliases: the aliases a file's prose defines."""
+
+from __future__ import annotations
+
+
+def test_a_glossary_line_defines_what_an_abbreviation_stands_for():
+    from memsearch.entities import prose_aliases
+
+    text = "- **BID** - twice daily. **PRN** - as needed.\n- **PTS** - put to sleep (euthanasia).\n"
+    assert prose_aliases(text) == {"BID": "twice daily", "PRN": "as needed", "PTS": "put to sleep"}
+
+
+def test_quoted_nicknames_and_aka_name_their_thing_and_articles_are_optional():
+    from memsearch.entities import prose_aliases
+
+    found = prose_aliases('CD register = "the yellow book" (it is orange)\nTomasz Nowak, aka Tomek, digs.\n')
+    assert found["the yellow book"] == found["yellow book"] == "CD register"
+    assert found["Tomek"] == "Tomasz Nowak"
+
+
+def test_prose_aliases_skip_code_and_long_definitions():
+    from memsearch.entities import prose_aliases
+
+    text = "```\n**x** - not a definition\n```\n**Y** - " + " ".join(["word"] * 12) + "\n"
+    assert prose_aliases(text) == {}

@@ -1,0 +1,21 @@
+"""memsearch.entities.normalize: the key the graph uses for an entity's node."""
+
+from __future__ import annotations
+
+import pytest
+
+from memsearch.entities import normalize_entity
+
+
+@pytest.mark.parametrize(
+    ("name", "key"),
+    [
+        ("Ed Kowalski", "ed kowalski"),
+        ("#Signing_Keys", "signing keys"),
+        ("  red-flag   service ", "red flag service"),
+        ("STRASSE", "strasse"),
+        ("Straße", "strasse"),
+    ],
+)
+def test_normalize_entity(name, key):
+    assert normalize_entity(name) == key
