@@ -17,6 +17,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from memsearch import __version__
 from memsearch.errors import MemsearchError
 from memsearch.tool import TOOLS, MemoryTools
 
@@ -47,8 +48,6 @@ def build_server(tools: MemoryTools) -> Any:
     import anyio
     import mcp.types as types
     from mcp.server.lowlevel import Server
-
-    from memsearch import __version__
 
     listed = [
         types.Tool(name=t["name"], description=t["description"], input_schema=t["schema"]) for t in TOOLS

@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from memsearch import __version__
+from memsearch.api import open_index
 from memsearch.client import (
     CHALLENGE_PATH,
     LOOPBACK,
@@ -54,7 +55,9 @@ from memsearch.client import (
 )
 from memsearch.config import CONFIG_FILENAME, Settings
 from memsearch.errors import MemsearchError
+from memsearch.index import loading
 from memsearch.paths import atomic_write, default_home
+from memsearch.scan import check_vault
 
 #: The largest request body accepted (a search request is a few hundred bytes).
 MAX_BODY_BYTES = 1 << 20
@@ -201,9 +204,6 @@ class Server:
         verbose: bool = False,
         warm: bool = True,
     ) -> None:
-        from memsearch.api import open_index
-        from memsearch.scan import check_vault
-
         self.verbose = verbose
         self._log_lock = threading.Lock()
         home = Path(index_dir) if index_dir else default_home(check_vault(Path(vault)))
@@ -404,8 +404,6 @@ class Server:
         While this engine's own background writer is committing an ``update_file``, nothing is
         loaded: the writer picks up other writers' commits itself, under the index lock.
         """
-        from memsearch.index import loading  # here: memsearch.index.loading imports numpy (~170 ms)
-
         head = loading.head_commit(self.index_home)
         if head is None or head == self.engine.commit:
             return False  # None: a rebuild is swapping the repository in; the loaded index answers

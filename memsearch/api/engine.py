@@ -19,6 +19,7 @@ import numpy as np
 
 from memsearch.config import Settings
 from memsearch.embedders.base import EmbedderUnavailableError
+from memsearch.embedders.choice import embedder_for
 from memsearch.errors import EmbedderError, MemsearchError, QueryError
 from memsearch.index import loading, snapshots
 from memsearch.lock import DEFAULT_LOCK_TIMEOUT
@@ -130,8 +131,6 @@ class Memsearch:
             if self._preload is not None:
                 self._take_preloaded(info["fingerprint"])
             if self._embedder is None:
-                from memsearch.embedders import embedder_for
-
                 self._embedder = embedder_for(info.get("spec") or self.settings.embedder, self.vault)
             if self._embedder.fingerprint != info["fingerprint"]:
                 return QueryEmbedding(
@@ -272,7 +271,7 @@ class Memsearch:
 
         Pending ``update_file`` commits are made first; returns a :class:`~memsearch.forget.ForgetReport`.
         """
-        from memsearch.forget import forget as _forget
+        from memsearch.forget import forget as _forget  # the write side: see memsearch.api.writes
 
         if self.at is not None:
             raise MemsearchError(f"this index was opened at {self.at}, read-only; open it without `at`")
