@@ -147,10 +147,9 @@ class _FilterColumns:
 
     @classmethod
     def of(cls, index: IndexData) -> _FilterColumns:
-        cols = getattr(index, "_filter_columns", None)
+        cols = index.derived.get("filter_columns")
         if cols is None or cols.key != cls._key(index):
-            cols = cls(index)
-            index._filter_columns = cols  # type: ignore[attr-defined]  # dies with the index
+            cols = index.derived["filter_columns"] = cls(index)
         return cols
 
     def path_codes_starting(self, prefix: str) -> tuple[int, int]:

@@ -38,6 +38,9 @@ class IndexData:
     commit: str | None = None
     #: Files changed since the snapshot this index was loaded from (None: no snapshot behind it).
     unsaved_files: int | None = None
+    #: What a reader derives from this index and keeps with it (the search's filter columns): it
+    #: goes when the index does, and each reader checks that what it kept still fits.
+    derived: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def n_ids(self) -> int:
