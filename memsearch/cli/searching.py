@@ -141,8 +141,7 @@ def search(
             finally:
                 warm.close()
             print_response(data, fmt, explain)
-            if warm.engine is not None:  # the server did not answer: searched here
-                exit_now()
+            exit_now()  # nothing to tear down that matters: the answer is out
             return
     engine = open_local(vault, index_dir, at, semantic=semantic)
     if batch is not None:
