@@ -11,8 +11,22 @@ from click.testing import CliRunner
 from memsearch.cli import main
 
 NOW = "2025-04-01T00:00:00+00:00"
-#: The verbs whose only subject is the vault: each takes it as a positional VAULT too.
-VAULT_VERBS = ("index", "reindex", "watch", "status", "log", "doctor", "serve", "mcp", "interests")
+#: The verbs that take the vault as a positional VAULT too: those whose only subject is the vault,
+#: and those with one subject before it (`search QUERY VAULT`, `open REF VAULT`, `rollback REV VAULT`).
+VAULT_VERBS = (
+    "index",
+    "reindex",
+    "watch",
+    "status",
+    "log",
+    "doctor",
+    "serve",
+    "mcp",
+    "interests",
+    "search",
+    "open",
+    "rollback",
+)
 
 
 def test_every_verb_takes_the_vault_the_same_way():
@@ -33,6 +47,20 @@ def test_status_and_log_take_a_positional_vault(indexed_vault):
     assert json.loads(by_argument.stdout) == json.loads(by_option.stdout)
     log = runner.invoke(main, ["log", str(indexed_vault), "-n", "1"])
     assert log.exit_code == 0 and len(log.stdout.splitlines()) == 1, log.output
+
+
+def test_search_and_open_take_the_vault_after_their_subject(indexed_vault):
+    # `memsearch search x vault` was "Got unexpected extra argument" (issue 15, a first hour).
+    runner = CliRunner()
+    found = runner.invoke(
+        main, ["search", "sign_ed25519", str(indexed_vault), "--now", NOW, "--no-server", "--json"]
+    )
+    assert found.exit_code == 0, found.output
+    hit = json.loads(found.stdout)["results"][0]
+    assert hit["path"] == "reference/redflag.md"
+    ref = f"{hit['path']}:{hit['start_line']}-{hit['end_line']}"
+    opened = runner.invoke(main, ["open", ref, str(indexed_vault)])
+    assert opened.exit_code == 0 and "sign_ed25519" in opened.stdout, opened.output
 
 
 def test_the_vault_from_the_environment(indexed_vault, monkeypatch):
@@ -79,7 +107,8 @@ def test_search_json_is_format_json(indexed_vault):
     assert both.exit_code == 2 and "two formats" in both.output
 
 
-@pytest.mark.parametrize("verb", ["search", "open", "forget", "unforget", "rollback"])
+@pytest.mark.parametrize("verb", ["forget", "unforget"])
 def test_a_verb_with_its_own_subject_takes_the_vault_by_option(verb, indexed_vault):
+    # Their PATH... takes every word after it: a trailing VAULT would be read as one more path.
     help_text = CliRunner().invoke(main, [verb, "--help"]).output
     assert "--vault" in help_text and "[VAULT]" not in help_text

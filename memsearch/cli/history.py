@@ -42,7 +42,7 @@ def log_(vault: Path, index_dir: Path | None, limit: int | None, as_json: bool, 
 
 @click.command()
 @click.argument("rev")
-@vault_options(positional=False)
+@vault_options()
 @wait_option()
 @exits_on_error
 def rollback(rev: str, vault: Path, index_dir: Path | None, wait: float | None) -> None:

@@ -76,7 +76,7 @@ def search_options(command: Callable[..., Any]) -> Callable[..., Any]:
 
 @click.command()
 @click.argument("query", required=False)
-@vault_options(positional=False)
+@vault_options()
 @search_options
 @click.option(
     "--at", "at", metavar="REV", help="Search the index as commit REV had it (see `memsearch log`)."
@@ -245,7 +245,7 @@ def _batch_error(line_id: Any, message: str) -> None:
 
 @click.command("open")
 @click.argument("ref")
-@vault_options(positional=False, index_dir=False)
+@vault_options(index_dir=False)
 @json_option("Print the answer as JSON (text, lines, next).")
 def open_(ref: str, vault: Path, as_json: bool) -> None:
     """Print the lines REF names: PATH, PATH:LINE or PATH:START-END (1-based, inclusive)."""
