@@ -181,6 +181,94 @@ class IndexRepo:
         for key, value in REPO_CONFIG:
             self.git("config", key, value)
 
+    def repair(self) -> list[str]:
+        """Put back a HEAD or a branch ref that a crash or a careless hand broke, from the repository's
+        own objects: HEAD names the one branch again, and a branch that names no whole commit is
+        set to the newest commit no other commit descends from (the index's history is one line).
+        Returns what was repaired (empty: nothing was broken, or nothing whole was found; then the
+        caller moves the repository aside). Reflogs are off here, so the objects are the record."""
+        if not (self.git_dir / "objects").is_dir() or not (self.git_dir / "refs").is_dir():
+            return []
+        notes: list[str] = []
+        head_file = self.git_dir / "HEAD"
+        try:
+            said = head_file.read_text(encoding="utf-8").strip()
+        except OSError:
+            said = ""
+        if not said.startswith("ref: refs/heads/"):
+            # git needs a HEAD to read the objects at all: name the branch, then look for a commit.
+            was = "empty" if head_file.exists() and not said else "missing or garbled"
+            before = head_file.read_bytes() if head_file.exists() else None
+            head_file.write_text(f"ref: refs/heads/{BRANCH}\n", encoding="utf-8")
+            if self._newest_tip() is None:  # nothing whole to name: leave it as it was found
+                if before is None:
+                    head_file.unlink()
+                else:
+                    head_file.write_bytes(before)
+                return []
+            notes.append(f"its HEAD was {was}: it names the branch {BRANCH} again")
+        commit = self.head()
+        if commit is None or not self._whole(commit):
+            tip = self._newest_tip()
+            if tip is None:
+                return []
+            branch = self.git_dir / "refs" / "heads" / BRANCH
+            branch.parent.mkdir(parents=True, exist_ok=True)
+            branch.write_text(tip + "\n", encoding="utf-8")
+            notes.append(
+                f"its branch named {'no commit' if not commit else repr(commit[:40])}; it was set to"
+                f" {tip[:12]}, the newest whole commit of its history"
+            )
+        return [f"the index repository was repaired ({'; '.join(notes)})"] if notes else []
+
+    def _whole(self, commit: str) -> bool:
+        """Whether ``commit`` names a commit whose tree is in the repository."""
+        proc = subprocess.run(
+            ["git", "-C", str(self.path), "cat-file", "-e", f"{commit}^{{tree}}"],
+            capture_output=True,
+            env=git_env(),
+            check=False,
+        )
+        return proc.returncode == 0
+
+    def _newest_tip(self) -> str | None:
+        """The newest commit object that is no other commit's parent, and whole; None if none is."""
+        listed = subprocess.run(
+            [
+                "git",
+                "-C",
+                str(self.path),
+                "cat-file",
+                "--batch-all-objects",
+                "--batch-check=%(objectname) %(objecttype)",
+            ],
+            capture_output=True,
+            env=git_env(),
+            check=False,
+        )
+        if listed.returncode != 0:
+            return None
+        commits = [
+            line.split()[0] for line in listed.stdout.decode().splitlines() if line.endswith(" commit")
+        ]
+        if not commits:
+            return None
+        shown = subprocess.run(
+            ["git", "-C", str(self.path), "show", "-s", "--no-walk=unsorted", "--format=%H %ct %P", *commits],
+            capture_output=True,
+            env=git_env(),
+            check=False,
+        )
+        when: dict[str, int] = {}
+        parents: set[str] = set()
+        for line in shown.stdout.decode().splitlines():
+            parts = line.split()
+            if len(parts) >= 2 and parts[1].isdigit():
+                when[parts[0]] = int(parts[1])
+                parents.update(parts[2:])
+        tips = sorted((c for c in when if c not in parents), key=lambda c: (when[c], c), reverse=True)
+        return next((c for c in tips if self._whole(c)), None)
+
     # -- what is committed ------------------------------------------------------------------------
     def head(self) -> str | None:
         """The commit HEAD names, or None before the first commit (no git process: a few file reads)."""

@@ -64,6 +64,8 @@ def open_for_write(home: Path, live: in_memory.IndexData | None = None, *, defer
     """
     repo = IndexRepo(home)
     notes: list[str] = []
+    if repo.path.exists():  # a broken HEAD or branch is put back from the objects before anything else
+        notes.extend(repo.repair())
     if repo.path.exists() and not repo.exists():  # no HEAD: a first init cut short, or damage
         _set_aside(repo, "it has no HEAD", notes)
     if not repo.exists():

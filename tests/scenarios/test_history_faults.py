@@ -68,7 +68,7 @@ def test_the_cli_exits_non_zero_on_a_full_disk(vault_copy, tmp_path, monkeypatch
 
 
 @pytest.mark.parametrize("damage", ["empty HEAD", "missing HEAD", "garbled ref", "ref to a missing object"])
-def test_a_damaged_repository_is_moved_aside_with_its_history_and_the_user_told(vault_copy, damage):
+def test_a_broken_head_or_ref_is_repaired_from_the_objects_and_the_history_kept(vault_copy, damage):
     commits = _history(vault_copy)
     git_dir = vault_copy / ".memsearch" / "repo" / ".git"
     head = (git_dir / "HEAD").read_text()
@@ -82,12 +82,25 @@ def test_a_damaged_repository_is_moved_aside_with_its_history_and_the_user_told(
     else:
         ref.write_text("0123456789abcdef0123456789abcdef01234567\n")
     report = index_vault(vault_copy, embed=False)
+    assert any("repaired" in note for note in report.notes), report.notes
+    assert not [p for p in (vault_copy / ".memsearch").iterdir() if p.name.startswith("repo.damaged-")]
+    assert [c["commit"] for c in log(vault_copy)] == commits  # the whole history, nothing rebuilt
+    assert report.commit is None and report.files >= 12  # the vault had not changed since
+
+
+def test_a_repository_with_no_whole_commit_is_moved_aside_with_its_objects_and_the_user_told(vault_copy):
+    commits = _history(vault_copy)
+    git_dir = vault_copy / ".memsearch" / "repo" / ".git"
+    head = (git_dir / "HEAD").read_text()
+    (git_dir / head.strip().removeprefix("ref: ")).write_text("not a commit id\n")
+    for commit in commits:  # every commit object unreadable: nothing to repair the branch from
+        loose = git_dir / "objects" / commit[:2] / commit[2:]
+        loose.chmod(0o600)
+        loose.write_bytes(b"junk")
+    report = index_vault(vault_copy, embed=False)
     (aside,) = [p for p in (vault_copy / ".memsearch").iterdir() if p.name.startswith("repo.damaged-")]
     assert any(str(aside) in note for note in report.notes), report.notes
-    # Nothing was deleted: the old objects are all there, readable with git (HEAD put back).
-    import subprocess
-
-    (aside / ".git" / "HEAD").write_text(head)
+    # Nothing was deleted: the old objects are all there.
     for commit in commits:
-        subprocess.run(["git", "-C", str(aside), "cat-file", "-e", commit], check=True)
+        assert (aside / ".git" / "objects" / commit[:2] / commit[2:]).exists()
     assert report.files >= 12 and len(log(vault_copy)) == 1  # rebuilt from the vault
