@@ -149,6 +149,7 @@ def forget(
             for f in [*report_files, *not_found]:
                 if f and path_hash(f) in forget_now.paths:
                     forget.names[path_hash(f)] = f
+        crashpoint("forget-list-unsaved")  # a kill here: the forget did not happen, nothing half done
         warning = save_forget_list(home, forget, vault)
         inbox = signal_inbox(vault, home)
         if purge_history:

@@ -216,6 +216,7 @@ def test_an_interrupted_purge_is_finished_by_the_next_run(indexed_secret, tmp_pa
     assert done.returncode == 0, done.stderr
     points = [line.split()[1] for line in log_file.read_text().splitlines()]
     assert any(p.startswith("purge-") for p in points), points
+    assert points.index("forget-list-unsaved") < points.index("forget-list-saved")  # a kill on each side
     for n in range(1, len(points) + 1):
         vault = tmp_path / f"v{n}"
         shutil.copytree(indexed_secret, vault)
