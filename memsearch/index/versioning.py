@@ -208,7 +208,7 @@ class IndexRepo:
                 return []
             notes.append(f"its HEAD was {was}: it names the branch {BRANCH} again")
         commit = self.head()
-        if commit is None or not self._whole(commit):
+        if commit is None or not self.has_tree(commit):
             tip = self._newest_tip()
             if tip is None:
                 return []
@@ -221,53 +221,42 @@ class IndexRepo:
             )
         return [f"the index repository was repaired ({'; '.join(notes)})"] if notes else []
 
-    def _whole(self, commit: str) -> bool:
+    def has_tree(self, commit: str) -> bool:
         """Whether ``commit`` names a commit whose tree is in the repository."""
-        proc = subprocess.run(
-            ["git", "-C", str(self.path), "cat-file", "-e", f"{commit}^{{tree}}"],
-            capture_output=True,
-            env=git_env(),
-            check=False,
-        )
-        return proc.returncode == 0
+        try:
+            self.git("cat-file", "-e", f"{commit}^{{tree}}")
+        except (IndexCorruptError, IndexWriteError):
+            return False
+        return True
 
     def _newest_tip(self) -> str | None:
         """The newest commit object that is no other commit's parent, and whole; None if none is."""
-        listed = subprocess.run(
-            [
-                "git",
-                "-C",
-                str(self.path),
-                "cat-file",
-                "--batch-all-objects",
-                "--batch-check=%(objectname) %(objecttype)",
-            ],
-            capture_output=True,
-            env=git_env(),
-            check=False,
+        listed = self.git(
+            "cat-file", "--batch-all-objects", "--batch-check=%(objectname) %(objecttype)", check=False
         )
-        if listed.returncode != 0:
-            return None
-        commits = [
-            line.split()[0] for line in listed.stdout.decode().splitlines() if line.endswith(" commit")
-        ]
+        commits = [line.split()[0] for line in listed.decode().splitlines() if line.endswith(" commit")]
         if not commits:
             return None
-        shown = subprocess.run(
-            ["git", "-C", str(self.path), "show", "-s", "--no-walk=unsorted", "--format=%H %ct %P", *commits],
-            capture_output=True,
-            env=git_env(),
-            check=False,
-        )
+        # Each commit's headers, streamed through stdin (a history of any length fits no argv).
+        raw = self.git("cat-file", "--batch", input="".join(c + "\n" for c in commits).encode(), check=False)
         when: dict[str, int] = {}
         parents: set[str] = set()
-        for line in shown.stdout.decode().splitlines():
-            parts = line.split()
-            if len(parts) >= 2 and parts[1].isdigit():
-                when[parts[0]] = int(parts[1])
-                parents.update(parts[2:])
+        pos = 0
+        while pos < len(raw):
+            end = raw.index(b"\n", pos)
+            sha, kind, size = raw[pos:end].decode().split()
+            body = raw[end + 1 : end + 1 + int(size)]
+            pos = end + 1 + int(size) + 1  # the object, then its newline
+            if kind != "commit":
+                continue
+            for line in body.split(b"\n\n", 1)[0].decode("utf-8", "replace").splitlines():
+                key, _, value = line.partition(" ")
+                if key == "parent":
+                    parents.add(value)
+                elif key == "committer":
+                    when[sha] = int(value.rsplit(" ", 2)[-2])
         tips = sorted((c for c in when if c not in parents), key=lambda c: (when[c], c), reverse=True)
-        return next((c for c in tips if self._whole(c)), None)
+        return next((c for c in tips if self.has_tree(c)), None)
 
     # -- what is committed ------------------------------------------------------------------------
     def head(self) -> str | None:

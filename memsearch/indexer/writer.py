@@ -99,7 +99,7 @@ def open_for_write(home: Path, live: in_memory.IndexData | None = None, *, defer
     try:
         manifest = loading.committed_manifest(repo, head)
     except Exception as exc:
-        if not _object_ok(repo, head):
+        if not repo.has_tree(head):
             _set_aside(repo, f"it lost its last commit: {exc}", notes)
             repo.init()
             return Base(repo, None, None, notes)
@@ -136,14 +136,6 @@ def _set_aside(repo: IndexRepo, why: str, notes: list[str]) -> None:
         " history (the new index starts a new history; `git -C` that folder to read the old one,"
         " delete it when done) and the index was rebuilt from the vault"
     )
-
-
-def _object_ok(repo: IndexRepo, commit: str) -> bool:
-    try:
-        repo.git("cat-file", "-e", f"{commit}^{{tree}}")
-    except MemsearchError:
-        return False
-    return True
 
 
 def same_index(old: dict, new: dict) -> bool:
