@@ -8,6 +8,7 @@ first entry of LAYERS its dotted name starts with; a new module must be given on
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -71,6 +72,11 @@ def _module_name(path: Path) -> str:
 MODULES = {_module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
 
 
+@functools.cache
+def _tree(module: str) -> ast.Module:
+    return ast.parse(MODULES[module].read_text(encoding="utf-8"))
+
+
 def _layer(module: str) -> int | None:
     for n, (_, prefixes) in enumerate(LAYERS):
         if any(module == p or module.startswith(p + ".") for p in prefixes):
@@ -80,7 +86,7 @@ def _layer(module: str) -> int | None:
 
 def _imports(module: str) -> list[tuple[str, list[str], int]]:
     """(imported module, names taken from it, line) for every import of ``module``'s source."""
-    tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
+    tree = _tree(module)
     is_package = MODULES[module].name == "__init__.py"
     out = []
     for node in ast.walk(tree):
@@ -103,7 +109,7 @@ def _imports(module: str) -> list[tuple[str, list[str], int]]:
 
 def _under_type_checking(module: str) -> set[int]:
     """Lines of imports under ``if TYPE_CHECKING:`` (names for annotations only, never run)."""
-    tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
+    tree = _tree(module)
     lines: set[int] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
@@ -199,7 +205,7 @@ def test_no_private_name_is_imported_from_another_module():
 
 @pytest.mark.parametrize("module", sorted(m for m, p in MODULES.items() if p.name == "__init__.py"))
 def test_a_package_face_defines_nothing(module):
-    tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
+    tree = _tree(module)
     defined = [
         node.name
         for node in tree.body
