@@ -198,11 +198,6 @@ class IndexLayout:
         return self.home / "lock"
 
 
-def manifest_head_path(index_home: Path) -> Path:
-    """The index's ``manifest.json`` (embedder, settings, next id) in its repository's work tree."""
-    return IndexLayout(index_home).manifest_head
-
-
 def read_manifest_head(index_home: Path) -> dict[str, Any]:
     """``manifest.json`` alone (format, embedder, settings, next id; no file table): one small read;
     {} when the index has none yet. A pre-repository index keeps it under ``index/``."""

@@ -2,7 +2,7 @@
 
 from memsearch.api import open_index
 from memsearch.index.format import MANIFEST
-from memsearch.paths import default_home, manifest_head_path, read_manifest_head
+from memsearch.paths import IndexLayout, default_home, read_manifest_head
 from memsearch.preload import EmbedderPreload
 
 
@@ -24,7 +24,7 @@ def test_preloaded_embedder_answers_like_a_lazily_loaded_one(indexed_vault):
 
 def test_a_preload_started_before_the_engine_is_taken_by_it(indexed_vault):
     home = default_home(indexed_vault)
-    assert manifest_head_path(home) == home / "repo" / MANIFEST  # the light path agrees
+    assert IndexLayout(home).manifest_head == home / "repo" / MANIFEST  # the light path agrees
     preload = EmbedderPreload(home, indexed_vault)
     assert preload.spec == read_manifest_head(home)["embedder"]["spec"]
     engine = open_index(indexed_vault, preload_embedder=preload)
