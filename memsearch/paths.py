@@ -42,7 +42,7 @@ def default_home(vault: Path) -> Path:
     if home:
         import hashlib
 
-        tag = hashlib.sha256(str(vault.resolve()).encode()).hexdigest()[:10]
+        tag = hashlib.sha256(os.fsencode(vault.resolve())).hexdigest()[:10]  # bytes: any name
         return Path(home).expanduser() / f"{vault.resolve().name}-{tag}"
     return vault / ".memsearch"
 

@@ -1,4 +1,5 @@
-"""How a ``memsearch`` process ends: at once after a search, and never under onnxruntime's teardown."""
+"""How a ``memsearch`` process writes and ends: names it was given printed whatever their bytes, at
+once after a search, and never under onnxruntime's teardown."""
 
 from __future__ import annotations
 
@@ -14,6 +15,15 @@ from memsearch.cli.options import EXIT_ERROR
 #: Set by :func:`run_console` (the console script): this process is the CLI itself, not a host (a
 #: test's CliRunner, an agent calling ``main``) that goes on after the command.
 _own_process = False
+
+
+def print_any_name() -> None:
+    """Let stdout and stderr print a name that is not UTF-8 (a path or argument holding such a byte,
+    which Python reads as a lone surrogate): as its escape, ``\\udcff``, where a strict stream raised
+    UnicodeEncodeError in the middle of a message."""
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(AttributeError, ValueError, OSError):  # not a text stream we own
+            stream.reconfigure(errors="backslashreplace")
 
 
 def exit_now() -> None:

@@ -26,7 +26,8 @@ FORGOTTEN_REASON = "forgotten (memsearch forget); remove it from the vault or ke
 
 
 def sha256_hex(value: str) -> str:
-    return hashlib.sha256(value.encode("utf-8")).hexdigest()
+    # surrogatepass: a name typed with a byte that is not UTF-8 (a lone surrogate) has a hash too.
+    return hashlib.sha256(value.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def path_hash(rel: str) -> str:

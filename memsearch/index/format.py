@@ -78,7 +78,10 @@ def encode_bucket(entries: Mapping[str, Any]) -> bytes:
 def encode_manifest_head(manifest: Mapping[str, Any]) -> bytes:
     """``manifest.json``: everything but the file table (in ``files/``) and the gaps (per file there)."""
     head = {k: v for k, v in manifest.items() if k not in ("files", "gaps")}
-    return (json.dumps(head, indent=1, sort_keys=True, ensure_ascii=False) + "\n").encode("utf-8")
+    # ASCII with JSON escapes: the head holds names from the command line and the file system (the
+    # vault's path, an embedder's name), and Python reads a byte that is not UTF-8 there as a lone
+    # surrogate, which UTF-8 cannot encode; the escape reads back to the same string.
+    return (json.dumps(head, indent=1, sort_keys=True) + "\n").encode("ascii")
 
 
 def manifest_buckets(manifest: Mapping[str, Any], paths: Iterable[str] | None = None) -> dict[str, bytes]:

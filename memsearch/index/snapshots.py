@@ -44,7 +44,7 @@ KEEP_SNAPSHOTS = 3
 def snapshots_dir(home: Path) -> Path:
     """This repository's snapshots (the cache folder may be shared by several index homes)."""
     layout = paths.IndexLayout(home)
-    tag = hashlib.sha1(os.path.realpath(layout.repo).encode()).hexdigest()[:12]
+    tag = hashlib.sha1(os.fsencode(os.path.realpath(layout.repo))).hexdigest()[:12]  # the bytes: any name
     return layout.snapshots / tag
 
 
@@ -77,7 +77,8 @@ def save_snapshot(home: Path, data: IndexData) -> Path:
         data.graph.save(staging / "graph.json")
         if data.vectors is not None:
             data.vectors.save(staging)
-        (staging / MANIFEST).write_text(json.dumps(data.manifest, sort_keys=True, ensure_ascii=False))
+        # ASCII with escapes, as the committed head (index/format.py): a name may hold a surrogate.
+        (staging / MANIFEST).write_text(json.dumps(data.manifest, sort_keys=True), encoding="ascii")
         crashpoint("snapshot-files")
         # meta.json goes last: its presence marks a whole snapshot.
         (staging / "meta.json").write_text(json.dumps({"commit": data.commit, "format": SNAPSHOT_FORMAT}))

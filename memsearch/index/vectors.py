@@ -16,6 +16,7 @@ callback each: ~20 ms at 1% of 100k vectors, against ~0.2 ms exactly).
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
@@ -267,7 +268,9 @@ class VectorIndex:
         np.save(folder / "vectors.npy", matrix if len(ids) else np.zeros((0, self.dim), np.float32))
         if self._hnsw is None or self._dirty:
             self._build()
-        self._hnsw.save_index(str(folder / "hnsw.bin"))
+        # As bytes: hnswlib takes the path as UTF-8 text, which a folder name that is not UTF-8
+        # (a surrogate escape in Python) cannot be.
+        self._hnsw.save_index(os.fsencode(folder / "hnsw.bin"))
         (folder / "hnsw.key").write_text(_fingerprint(ids, matrix))
 
     @classmethod
@@ -296,7 +299,7 @@ class VectorIndex:
 
             try:
                 hnsw = hnswlib.Index(space="ip", dim=dim)
-                hnsw.load_index(str(graph_file), max_elements=max(n, 16))
+                hnsw.load_index(os.fsencode(graph_file), max_elements=max(n, 16))
                 index._hnsw, index._dirty = hnsw, False
             except RuntimeError:
                 index._dirty = True  # a corrupt cache is rebuilt from the vectors on first search

@@ -135,6 +135,12 @@ class CommitInfo:
         return {"commit": self.commit, "time": self.time, "subject": self.subject, "body": self.body}
 
 
+def message_bytes(message: str) -> bytes:
+    """A commit message as UTF-8. It quotes what the run was told (an embedder's name, a note), where
+    a byte that was not UTF-8 came in as a lone surrogate: that one is written as its escape."""
+    return message.encode("utf-8", "backslashreplace")
+
+
 class IndexRepo:
     """The git repository at ``<home>/repo``.
 
@@ -411,7 +417,9 @@ class IndexRepo:
         if self.head() is not None and not self.git("diff", "--cached", "--name-only", "-z").strip(b"\0"):
             return None
         crashpoint("before-commit")
-        self.git("commit", "-q", "--no-verify", "--allow-empty-message", "-F", "-", input=message.encode())
+        self.git(
+            "commit", "-q", "--no-verify", "--allow-empty-message", "-F", "-", input=message_bytes(message)
+        )
         crashpoint("after-commit")
         return self.head()
 
@@ -448,7 +456,7 @@ class IndexRepo:
         )
         assert proc.stdin is not None
         try:
-            text = message.strip().encode("utf-8") + b"\n"
+            text = message_bytes(message.strip()) + b"\n"
             who = f"{AUTHOR_NAME} <{AUTHOR_EMAIL}> now".encode()
             proc.stdin.write(b"commit %s\nauthor %s\ncommitter %s\n" % (IMPORT_REF.encode(), who, who))
             proc.stdin.write(b"data %d\n%s\n" % (len(text), text))

@@ -46,7 +46,9 @@ class Interest:
     @property
     def key(self) -> str:
         """Identity for "already fired": a renamed or reworded interest is a new one."""
-        return hashlib.sha256(f"{self.name}\x00{self.query}".encode()).hexdigest()[:16]
+        return hashlib.sha256(f"{self.name}\x00{self.query}".encode("utf-8", "surrogatepass")).hexdigest()[
+            :16
+        ]
 
     def to_dict(self) -> dict[str, Any]:
         return {

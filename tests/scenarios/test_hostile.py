@@ -174,3 +174,23 @@ def test_memory_open_refuses_what_the_index_would_not_follow(vault_copy):
         assert not answer["ok"] and answer["code"] == "path_refused", (name, answer)
         assert "quillonsecret42" not in json.dumps(answer), name
     assert tools.memory_open("sub/ok.md")["ok"]
+
+
+def test_a_vault_folder_and_an_embedder_name_with_a_non_utf8_byte_are_indexed_and_searched(tmp_path):
+    """Python reads a non-UTF-8 byte of argv or a path as a surrogate escape; the manifest and the
+    snapshot hold such names as JSON escapes (writing them as UTF-8 raised UnicodeEncodeError)."""
+    import shutil
+
+    from conftest import FIXTURE_VAULT
+
+    from memsearch.api import index_vault, open_index
+
+    vault = Path(os.fsdecode(os.path.join(os.fsencode(tmp_path), b"vault\xff")))
+    shutil.copytree(FIXTURE_VAULT, vault)
+    first = index_vault(vault)
+    assert first.files >= 12 and not first.skipped
+    # An embedder name no backend has keeps the index's own (the soft seam), and says so.
+    kept = index_vault(vault, embedder="bad\udcffname")
+    assert kept.embedder == first.embedder and "did not switch" in kept.embedder_note
+    response = open_index(vault).search("signing keys", k=3)
+    assert response.results and "semantic" in response.health.ran
