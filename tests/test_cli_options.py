@@ -112,3 +112,29 @@ def test_a_verb_with_its_own_subject_takes_the_vault_by_option(verb, indexed_vau
     # Their PATH... takes every word after it: a trailing VAULT would be read as one more path.
     help_text = CliRunner().invoke(main, [verb, "--help"]).output
     assert "--vault" in help_text and "[VAULT]" not in help_text
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["reindex", "VAULT", "--wait", "nan"], "not a finite, non-negative number of seconds"),
+        (["rollback", "HEAD", "VAULT", "--wait", "-1"], "not a finite, non-negative number of seconds"),
+        (["watch", "VAULT", "--interval", "0"], "not a positive number of seconds"),
+        (["status", "--index-dir", ""], "an empty path names no folder"),
+        (["status", "VAULT", "--index-dir", "VAULT/journal/2025-03-11.md"], "is a file"),
+    ],
+)
+def test_a_bad_duration_or_folder_is_a_usage_error_naming_it(indexed_vault, argv, message, tmp_path):
+    argv = [a.replace("VAULT", str(indexed_vault)) for a in argv]
+    result = CliRunner().invoke(main, argv, env={"MEMSEARCH_HOME": str(tmp_path / "home")})
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    assert result.exit_code == 2, result.output
+    assert message in result.output
+
+
+def test_a_name_with_a_byte_that_is_not_utf8_is_printed_escaped(indexed_vault, tmp_path):
+    """argv's non-UTF-8 bytes reach Python as lone surrogates; echoing one raised UnicodeEncodeError."""
+    home = tmp_path / "bad\udcffhome"
+    result = CliRunner().invoke(main, ["doctor", str(indexed_vault), "--index-dir", str(home)])
+    assert not isinstance(result.exception, UnicodeError), result.exception
+    assert "bad\\udcffhome" in result.output

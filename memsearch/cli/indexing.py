@@ -12,6 +12,7 @@ from memsearch.cli.options import (
     EXIT_DEGRADED,
     EXIT_ERROR,
     EXIT_LOCKED,
+    Seconds,
     api,
     echo_json,
     exits_on_error,
@@ -111,7 +112,7 @@ class ProgressBar:
 @click.option(
     "--wait",
     "wait",
-    type=float,
+    type=Seconds(),
     default=None,
     help="Seconds to wait for another writer (index, watch, reindex) before giving up (default 900).",
 )
@@ -157,11 +158,13 @@ def reindex(
 
 @click.command()
 @vault_options(required=True)
-@click.option("--interval", type=float, default=None, help="Seconds between looks at the vault (0.5).")
-@click.option("--debounce", type=float, default=None, help="Quiet seconds before a batch is indexed (1).")
+@click.option(
+    "--interval", type=Seconds(positive=True), default=None, help="Seconds between looks at the vault (0.5)."
+)
+@click.option("--debounce", type=Seconds(), default=None, help="Quiet seconds before a batch is indexed (1).")
 @click.option("--no-embed", is_flag=True, help="Take vectors from the cache only (gaps are recorded).")
 @click.option("--quiet", is_flag=True, help="Print nothing but errors.")
-@click.option("--max-seconds", type=float, default=None, hidden=True)
+@click.option("--max-seconds", type=Seconds(), default=None, hidden=True)
 @exits_on_error
 def watch(
     vault: Path,

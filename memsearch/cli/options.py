@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -75,6 +76,22 @@ def choose_vault(positional: Path | None, option: Path | None, required: bool) -
     return chosen
 
 
+class Folder(click.Path):
+    """A folder's path: never empty (``--index-dir ""`` made the current folder the index home),
+    never a file."""
+
+    def __init__(self) -> None:
+        super().__init__(path_type=Path, file_okay=False)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and not value.strip():
+            self.fail("an empty path names no folder; give one (. is the current folder)", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+FOLDER = Folder()
+
+
 def vault_options(
     *, positional: bool = True, required: bool = False, index_dir: bool = True
 ) -> Callable[[F], F]:
@@ -97,20 +114,20 @@ def vault_options(
         if index_dir:
             decorated = click.option(
                 "--index-dir",
-                type=click.Path(path_type=Path),
+                type=FOLDER,
                 help="Where the index lives (default VAULT/.memsearch, or under $MEMSEARCH_HOME).",
             )(decorated)
         decorated = click.option(
             "--vault",
             "vault",
-            type=click.Path(path_type=Path),
+            type=FOLDER,
             envvar=VAULT_ENVVAR,
             help=f"The vault (default: {'VAULT, else ' if positional else ''}{default}).",
         )(decorated)
         if positional:
-            decorated = click.argument(
-                "vault_argument", metavar="[VAULT]", required=False, type=click.Path(path_type=Path)
-            )(decorated)
+            decorated = click.argument("vault_argument", metavar="[VAULT]", required=False, type=FOLDER)(
+                decorated
+            )
         return decorated
 
     return decorate
@@ -121,9 +138,33 @@ def json_option(help: str = "Print as JSON.") -> Callable[[F], F]:
     return click.option("--json", "as_json", is_flag=True, help=help)
 
 
+class Seconds(click.ParamType):
+    """A duration in seconds: a finite number, not negative (above 0 where ``positive``). NaN and
+    infinity pass click's float and FloatRange, and then broke the lock wait and the sleeps."""
+
+    name = "seconds"
+
+    def __init__(self, positive: bool = False) -> None:
+        self.positive = positive
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float:
+        try:
+            seconds = float(value)
+        except (TypeError, ValueError):
+            self.fail(f"{value!r} is not a number of seconds", param, ctx)
+        if not math.isfinite(seconds) or seconds < 0 or (self.positive and seconds == 0):
+            self.fail(
+                f"{value!r} is not a {'positive' if self.positive else 'finite, non-negative'} "
+                "number of seconds",
+                param,
+                ctx,
+            )
+        return seconds
+
+
 def wait_option(help: str = "Seconds to wait for another writer.") -> Callable[[F], F]:
     """``--wait SECONDS``: the command gets ``wait`` (None: the API's default wait)."""
-    return click.option("--wait", "wait", type=float, default=None, help=help)
+    return click.option("--wait", "wait", type=Seconds(), default=None, help=help)
 
 
 def lock_wait(wait: float | None) -> dict[str, float]:
