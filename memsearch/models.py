@@ -17,7 +17,7 @@ FactType = Literal["world", "experience"]
 FACT_TYPES: tuple[str, ...] = ("world", "experience")
 
 #: Chunk boundary strategies a territory may name (see memsearch.chunkers).
-CHUNK_STRATEGIES: tuple[str, ...] = ("sections", "journal", "ledger", "chapters", "archive")
+CHUNK_STRATEGIES: tuple[str, ...] = ("sections", "journal", "ledger", "chapters", "archive", "notebook")
 
 
 @dataclass(frozen=True)
@@ -69,8 +69,9 @@ class Chunk:
 
 #: Timestamp sources that date the content itself: a journal day's heading or file name, a ledger
 #: line, a dated section. The others (frontmatter ``date``/``created``/``updated``, the file's commit
-#: time, its mtime) say when the note was written or last edited, not what it tells of.
-ENTRY_DATE_SOURCES = frozenset({"heading", "line", "filename"})
+#: time, its mtime) say when the note was written or last edited, not what it tells of. A notebook
+#: moment's (or escalation's) own time is ``moment``.
+ENTRY_DATE_SOURCES = frozenset({"heading", "line", "filename", "moment"})
 
 
 @lru_cache(maxsize=4096)
