@@ -6,9 +6,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from notebook_fixture import MOMENTS, write_notebook
+from notebook_fixture import MOMENTS, dump, moment_document, write_notebook
 
-from memsearch.api import index_vault, open_index
+from memsearch.api import index_vault, open_index, reindex
 
 NOW = datetime(2026, 3, 20, tzinfo=UTC)
 
@@ -76,3 +76,91 @@ def test_a_notebook_indexed_on_its_own_is_its_own_territory(tmp_path):
     assert top.path == "sessions/s-beta/moments/m-0201.yaml"
     assert top.territory == "nb" and top.fact_type == "experience"
     assert top.explanation["territory_weight"] == pytest.approx(1.4)
+
+
+# -- incremental and versioned like the rest ---------------------------------------------------------
+
+
+def _moment_file(root: Path, session: str, moment_id: str) -> Path:
+    return root / "sessions" / session / "moments" / f"{moment_id}.yaml"
+
+
+def _new_moment(root: Path, moment_id: str, text: str) -> Path:
+    doc = moment_document("s-gamma", "m-0303")
+    doc["moment"].update(id=moment_id, concepts=["zebracorn sighting"], retrieval_keys=[])
+    doc["moment"]["modalities"]["text"] = text
+    path = _moment_file(root, "s-gamma", moment_id)
+    path.write_text(dump(doc))
+    return path
+
+
+def test_new_edited_and_deleted_moments_are_picked_up_and_unchanged_text_embeds_nothing(tmp_path):
+    root = write_notebook(tmp_path / "nb")
+    first = index_vault(root)
+    assert first.embedded == first.chunks  # a fresh index embeds every chunk once
+    lunch = _moment_file(root, "s-alpha", "m-0103")
+    lunch.write_text(lunch.read_text().replace("noodles for everyone", "dumplings for everyone"))
+    edited = index_vault(root)
+    assert edited.changed == ("sessions/s-alpha/moments/m-0103.yaml",) and edited.embedded == 1
+    _new_moment(root, "m-0305", "Saw a striped horse with a horn at the fair.")
+    added = reindex(root)
+    assert added.added == ("sessions/s-gamma/moments/m-0305.yaml",) and added.embedded == 1
+    _moment_file(root, "s-gamma", "m-0304").unlink()
+    removed = index_vault(root)
+    assert removed.removed == ("sessions/s-gamma/moments/m-0304.yaml",) and removed.embedded == 0
+    # A moment whose searchable text is the same (only its importance and signatures changed) is
+    # indexed again, and its vector comes from the cache: nothing is embedded.
+    espresso = _moment_file(root, "s-beta", "m-0201")
+    espresso.write_text(
+        espresso.read_text().replace("importance: 0.2", "importance: 0.3").replace("aaaa", "dddd")
+    )
+    same_text = index_vault(root)
+    assert same_text.changed == ("sessions/s-beta/moments/m-0201.yaml",) and same_text.embedded == 0
+    assert index_vault(root).commit is None  # nothing left to do
+    engine = open_index(root)
+    paths = lambda q: [r.path for r in engine.search(q, k=3, now=NOW, chunks=True).results]  # noqa: E731
+    assert paths("dumplings for everyone")[0].endswith("m-0103.yaml")
+    assert paths("striped horse with a horn")[0].endswith("m-0305.yaml")
+    assert not any(p.endswith("m-0304.yaml") for p in paths("rain on the tin roof"))
+
+
+def test_update_file_indexes_a_new_moment_at_once(tmp_path):
+    root = write_notebook(tmp_path / "nb")
+    index_vault(root)
+    engine = open_index(root)
+    path = _new_moment(root, "m-0306", "The zebracorn parade went past the bakery.")
+    update = engine.update_file(path)
+    assert update.action == "added" and update.chunks == 1
+    hits = engine.search("zebracorn parade", k=3, strategies=["keyword"], chunks=True).results
+    assert hits and hits[0].path == "sessions/s-gamma/moments/m-0306.yaml"
+    assert engine.wait_for_embeddings(60) and engine.last_error is None
+    path.write_text("moment: [broken\n")
+    assert engine.update_file(path).action in {"skipped", "removed"}
+    assert engine.wait_for_embeddings(60)
+    engine.close()
+
+
+def test_a_watcher_follows_a_new_moment(tmp_path):
+    import threading
+    import time
+
+    from memsearch.watch import Watcher, look
+
+    root = write_notebook(tmp_path / "nb")
+    assert "sessions/s-alpha/moments/m-0101.yaml" in look(root) and "index.yaml" not in look(root)
+    index_vault(root, embed=False)
+    watcher = Watcher(root, interval=0.1, debounce=0.3, embed=False)
+    thread = threading.Thread(target=watcher.run, kwargs={"max_seconds": 60})
+    thread.start()
+    try:
+        time.sleep(0.5)
+        _new_moment(root, "m-0307", "A zebracorn statue in the town square.")
+        deadline = time.monotonic() + 30
+        found = []
+        while time.monotonic() < deadline and not found:
+            time.sleep(0.2)
+            found = open_index(root).search("zebracorn statue", k=1, strategies=["keyword"]).results
+        assert found and found[0].path == "sessions/s-gamma/moments/m-0307.yaml"
+    finally:
+        watcher.stop()
+        thread.join(30)
