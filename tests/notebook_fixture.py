@@ -164,7 +164,7 @@ SESSIONS: dict[str, dict[str, Any]] = {
         "decisions": [{"turn": 2, "what": "order a spare rack fan", "result": "ordered"}],
         "pending": ["buy descaler", "check fan noise next week"],
         "escalations": [],
-        "links": [],
+        "links": ["reference/garden.md"],  # a note of the vault the notebook sits in
     },
     "s-gamma": {
         "task": "Personal notes",

@@ -164,3 +164,41 @@ def test_a_watcher_follows_a_new_moment(tmp_path):
     finally:
         watcher.stop()
         thread.join(30)
+
+
+# -- relations in the graph --------------------------------------------------------------------------
+
+
+def _graph_paths(engine, query: str) -> dict[str, list[str]]:
+    response = engine.search(query, k=20, strategies=["graph"], chunks=True, explain=True, all_results=True)
+    return {r.path: r.explanation.get("graph_paths", []) for r in response.results}
+
+
+def test_a_moment_only_linked_from_another_session_is_found_by_the_graph(notebook_vault):
+    # m-0302 (session s-gamma) shares no word with m-0101 (s-alpha): only m-0101's linked_to names it
+    found = _graph_paths(open_index(notebook_vault), "keyrotation")
+    linked = "notebook/sessions/s-gamma/moments/m-0302.yaml"
+    assert linked in found
+    assert any("keyrotation -> m 0302" in path for path in found[linked])
+
+
+def test_without_the_link_the_graph_does_not_reach_it(tmp_path):
+    root = write_notebook(tmp_path / "nb")
+    source = _moment_file(root, "s-alpha", "m-0101")
+    source.write_text(source.read_text().replace("linked_to:\n  - m-0302", "linked_to: []"))
+    index_vault(root, embed=False)
+    assert "sessions/s-gamma/moments/m-0302.yaml" not in _graph_paths(open_index(root), "keyrotation")
+
+
+def test_parents_children_compaction_summaries_and_session_links_are_edges(notebook_vault):
+    engine = open_index(notebook_vault)
+    moments = "notebook/sessions/{}/moments/{}.yaml".format
+    # a parent's key reaches its child (child_moments), a child's key its parent (parent_moment)
+    assert moments("s-beta", "m-0203") in _graph_paths(engine, "fan noise")
+    assert moments("s-alpha", "m-0101") in _graph_paths(engine, "public key publication")
+    # a compaction summary leads to the moments it names
+    summary = _graph_paths(engine, "morning summary")
+    assert {moments("s-alpha", "m-0101"), moments("s-alpha", "m-0102")} <= set(summary)
+    # a session's links: to a moment of another session, and to a note of the vault
+    assert moments("s-gamma", "m-0302") in _graph_paths(engine, "s-alpha")
+    assert "reference/garden.md" in _graph_paths(engine, "s-beta")
