@@ -22,6 +22,7 @@ and its counts and dates are bookkeeping that goes stale; it is only read to tel
 
 from __future__ import annotations
 
+import math
 from datetime import UTC, date, datetime
 from pathlib import PurePosixPath
 from typing import Any
@@ -85,6 +86,8 @@ def _moment(rel_path: str, root: Node, data: Any, lines: list[str], territory: T
     when = _when(moment.get("timestamp"))
     if when is None:
         warnings.append("moment has no readable `timestamp` (dated by the file instead)")
+    importance = _number(moment, "importance", 0.0, 1.0, warnings)
+    decay_rate = _number(moment, "decay_rate", 0.0, None, warnings)
     related = [_name(moment.get("parent_moment")), *_names(moment.get("child_moments"))]
     related += _names(moment.get("linked_to"))
     parts = [said]
@@ -109,6 +112,8 @@ def _moment(rel_path: str, root: Node, data: Any, lines: list[str], territory: T
         when=when,
         source=MOMENT_SOURCE,
         entities=[*entities, *ent.extract_entities(said, ent.vocabulary(said))],
+        importance=importance,
+        decay_rate=decay_rate,
     )
     return ParsedFile(rel_path, moment_id, {}, {}, (chunk,), tuple(warnings))
 
@@ -265,9 +270,13 @@ def _chunk(
     when: datetime | None,
     source: str,
     entities: list[str],
+    importance: float | None = None,
+    decay_rate: float | None = None,
 ) -> Chunk:
     return chunk_from_fields(
         dict(
+            importance=importance,
+            decay_rate=decay_rate,
             path=rel_path,
             start_line=span[0],
             end_line=span[1],
@@ -299,6 +308,20 @@ def _names(value: Any) -> list[str]:
     """A list of names (a single scalar is a list of one); what is not a scalar is left out."""
     items = value if isinstance(value, list) else [value]
     return [name for name in (_name(v) for v in items) if name]
+
+
+def _number(mapping: dict, key: str, low: float, high: float | None, warnings: list[str]) -> float | None:
+    """``mapping[key]`` as a finite number in [low, high], else None (named in ``warnings`` when
+    it is there but not such a number: the moment is indexed without it)."""
+    value = mapping.get(key)
+    if value is None:
+        return None
+    number = float(value) if isinstance(value, int | float) and not isinstance(value, bool) else math.nan
+    if not math.isfinite(number) or number < low or (high is not None and number > high):
+        bound = f"{low:g}..{high:g}" if high is not None else f">= {low:g}"
+        warnings.append(f"moment `{key}` {value!r} is not a number {bound}; ignored")
+        return None
+    return number
 
 
 def _when(value: Any) -> datetime | None:

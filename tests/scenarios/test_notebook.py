@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -75,7 +76,8 @@ def test_a_notebook_indexed_on_its_own_is_its_own_territory(tmp_path):
     top = engine.search("espresso machine", k=1, now=NOW, chunks=True, explain=True).results[0]
     assert top.path == "sessions/s-beta/moments/m-0201.yaml"
     assert top.territory == "nb" and top.fact_type == "experience"
-    assert top.explanation["territory_weight"] == pytest.approx(1.4)
+    # the configured weight, times the moment's importance prior (0.2: 0.5 + 0.5 * 0.2)
+    assert top.explanation["territory_weight"] == pytest.approx(1.4 * 0.6)
 
 
 # -- incremental and versioned like the rest ---------------------------------------------------------
@@ -202,3 +204,55 @@ def test_parents_children_compaction_summaries_and_session_links_are_edges(noteb
     # a session's links: to a moment of another session, and to a note of the vault
     assert moments("s-gamma", "m-0302") in _graph_paths(engine, "s-alpha")
     assert "reference/garden.md" in _graph_paths(engine, "s-beta")
+
+
+# -- importance and decay ----------------------------------------------------------------------------
+
+
+def _twins(root: Path, first: dict, second: dict) -> None:
+    """Two moments of the same words (so every strategy ties them), differing only in ``first`` and
+    ``second``'s fields; m-a comes first in the vault's order, the tie-breaker."""
+    for moment_id, fields in (("m-a", first), ("m-b", second)):
+        doc = moment_document("s-gamma", "m-0303")
+        doc["moment"].update(id=moment_id, concepts=["hammock"], retrieval_keys=[], importance=None)
+        doc["moment"].update({"decay_rate": None, "timestamp": "2026-02-18T09:00:00Z", **fields})
+        doc["moment"]["modalities"]["text"] = "Strung the hammock between the two oaks."
+        _moment_file(root, "s-gamma", moment_id).write_text(dump(doc))
+
+
+def test_importance_is_a_prior_on_the_score_shown_in_explain(tmp_path):
+    root = write_notebook(tmp_path / "nb")
+    _twins(root, {"importance": 0.1}, {"importance": 0.9})
+    index_vault(root)
+    results = open_index(root).search("hammock oaks", k=2, now=NOW, chunks=True, explain=True).results
+    assert [Path(r.path).stem for r in results] == ["m-b", "m-a"]  # the important one, against path order
+    important, other = (r.explanation for r in results)
+    assert important["importance"] == {"importance": 0.9, "prior": 0.95}
+    assert other["importance"] == {"importance": 0.1, "prior": 0.55}
+    assert important["territory_weight"] == pytest.approx(1.0 * 0.95)  # the prior rides on it
+    assert results[1].score < results[0].score
+
+
+def test_a_moment_s_decay_rate_replaces_the_territory_half_life_shown_in_explain(tmp_path):
+    root = write_notebook(tmp_path / "nb")
+    _twins(root, {"decay_rate": 0.5}, {"decay_rate": 0.001})  # a month old at NOW
+    index_vault(root)
+    results = open_index(root).search("hammock oaks", k=2, now=NOW, chunks=True, explain=True).results
+    assert [Path(r.path).stem for r in results] == ["m-b", "m-a"]  # the slow fader, against path order
+    slow, fast = (r.explanation for r in results)
+    assert slow["decay"] == {"decay_rate": 0.001, "half_life_days": 693.15}
+    assert fast["decay"] == {"decay_rate": 0.5, "half_life_days": 1.39}
+    recency = {name: e["strategies"]["time"]["raw_score"] for name, e in (("slow", slow), ("fast", fast))}
+    age = (NOW - datetime(2026, 2, 18, 9, tzinfo=UTC)).total_seconds() / 86_400
+    assert recency["slow"] == pytest.approx(math.exp(-0.001 * age), abs=1e-5)
+    assert recency["fast"] == pytest.approx(math.exp(-0.5 * age), abs=1e-5)
+
+
+def test_a_bad_importance_or_decay_rate_is_named_and_the_moment_indexed(tmp_path):
+    root = write_notebook(tmp_path / "nb")
+    _twins(root, {"importance": 7, "decay_rate": "fast"}, {})
+    report = index_vault(root)
+    assert any("m-a.yaml" in w and "`importance` 7" in w for w in report.warnings)
+    assert any("m-a.yaml" in w and "`decay_rate` 'fast'" in w for w in report.warnings)
+    explanation = open_index(root).search("hammock", k=1, now=NOW, chunks=True, explain=True).results[0]
+    assert "importance" not in explanation.explanation and "decay" not in explanation.explanation
