@@ -256,3 +256,33 @@ def test_a_bad_importance_or_decay_rate_is_named_and_the_moment_indexed(tmp_path
     assert any("m-a.yaml" in w and "`decay_rate` 'fast'" in w for w in report.warnings)
     explanation = open_index(root).search("hammock", k=1, now=NOW, chunks=True, explain=True).results[0]
     assert "importance" not in explanation.explanation and "decay" not in explanation.explanation
+
+
+# -- forgetting a concept ----------------------------------------------------------------------------
+
+
+def test_forget_concept_with_purge_leaves_no_byte_of_its_moments(tmp_path):
+    from click.testing import CliRunner
+    from test_forget import _everything
+
+    from memsearch.cli import main
+
+    root = write_notebook(tmp_path / "nb")
+    index_vault(root)
+    home = root / ".memsearch"
+    tagged = [m for m in MOMENTS if "server rack" in m[3]]
+    assert len(tagged) == 2  # m-0202 and m-0203
+    result = CliRunner().invoke(
+        main, ["forget", "--concept", "server rack", "--vault", str(root), "--purge-history"]
+    )
+    assert result.exit_code == 0, result.output
+    engine = open_index(root)
+    assert not any("server rack" in c.entities for c in engine.index.chunks.values())
+    assert any(c.path.endswith("m-0201.yaml") for c in engine.index.chunks.values())  # the rest stays
+    for _session, _id, text, *_ in tagged:
+        for where, data in _everything(home):
+            assert text.encode() not in data, where
+    index_vault(root)  # the files are still in the notebook: they stay out
+    assert not any("grinding" in c.text for c in open_index(root).index.chunks.values())
+    both = CliRunner().invoke(main, ["forget", "--concept", "a", "--entity", "b", "--vault", str(root)])
+    assert both.exit_code != 0 and "not both" in both.output
