@@ -75,7 +75,8 @@ def expanded_size(root: Node, limit: int = MAX_EXPANDED_NODES) -> int:
             total = 1 + sum(sizes[id(child)] for child in _children(node))
             if total > limit:
                 raise UnreadableMemoryError(
-                    f"YAML aliases expand to over {limit:,} nodes (a 'billion laughs' file?); not indexed"
+                    f"YAML stands for over {limit:,} nodes once its aliases are expanded (a 'billion"
+                    " laughs' file, or too large a notebook file); not indexed"
                 )
             sizes[key] = total
             continue
