@@ -166,7 +166,7 @@ def _session(rel_path: str, root: Node, data: Any, lines: list[str], territory: 
     if context_pair is not None:
         nodes.append(mapping_get(context_pair[1], "condensed_history"))
     present = [p for p in nodes if p is not None]
-    if task or history:
+    if (task or history) and present:
         first = min(present, key=lambda p: p[0].start_mark.index)
         last = max(present, key=lambda p: p[1].end_mark.index)
         span = (line_span(first[0], first[1], lines)[0], line_span(last[0], last[1], lines)[1])

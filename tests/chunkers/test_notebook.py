@@ -125,3 +125,14 @@ def test_a_deeply_nested_file_is_refused_not_a_crash():
     text = "moment: " + "[" * 5000 + "]" * 5000 + "\n"
     with pytest.raises(UnreadableMemoryError):
         chunk_file(MOMENT, text, Settings())
+
+
+def test_a_session_whose_parts_come_through_a_merge_key_is_still_chunked():
+    # The safe constructor folds a merge key's pairs into the node: the lines are read after it.
+    text = (
+        "base: &base\n  task: Water the plants\n"
+        "notebook:\n  schema_version: '1.0'\n  <<: *base\n  pending:\n    - buy a watering can\n"
+    )
+    parsed = chunk_file(SESSION, text, Settings())
+    assert [c.heading for c in parsed.chunks][-1] == "pending"
+    assert all(1 <= c.start_line <= c.end_line <= 7 for c in parsed.chunks)
