@@ -4,7 +4,7 @@ A vault may declare its territories in ``memsearch.toml`` at its root::
 
     [[territory]]
     prefix = "notes/people/"
-    strategy = "sections"     # sections | journal | ledger | chapters | archive
+    strategy = "sections"     # sections | journal | ledger | chapters | archive | notebook
     weight = 1.15
     fact_type = "world"
 
@@ -20,6 +20,7 @@ from typing import Any
 
 from memsearch.errors import ConfigError
 from memsearch.models import CHUNK_STRATEGIES, FACT_TYPES, Territory
+from memsearch.scan import NOTEBOOK_FOLDER, notebook_root
 
 CONFIG_FILENAME = "memsearch.toml"
 
@@ -33,8 +34,13 @@ DEFAULT_TERRITORIES: tuple[Territory, ...] = (
     Territory("journal/", "journal", 1.0, "experience"),
     Territory("literature/", "chapters", 0.95, "experience"),
     Territory("archive/", "archive", 0.9, "experience"),
+    # The agent's notebook (YAML sessions and moments, docs/notebook.md): lived experience.
+    Territory("notebook/", "notebook", 1.0, "experience"),
     Territory("", "sections", 1.0, "world", name="default"),
 )
+
+#: Where a notebook indexed on its own keeps its files (its territory: see Settings.for_notebook_root).
+NOTEBOOK_SESSIONS = "sessions/"
 
 #: RRF's k: 60 is the constant of Cormack et al. (2009); it flattens the head so no one list dominates.
 RRF_K = 60
@@ -86,11 +92,23 @@ class Settings:
         return best or Territory("", "sections", 1.0, "world", name="default")
 
     def with_vault_config(self, vault: Path) -> Settings:
-        """These settings, overlaid with the vault's ``memsearch.toml`` if it has one."""
+        """These settings, overlaid with the vault's ``memsearch.toml`` if it has one; for a vault
+        that is a notebook itself, with the notebook territory over its ``sessions/``."""
         path = vault / CONFIG_FILENAME
-        if not path.is_file():
+        settings = apply_config(self, load_config_file(path), source=str(path)) if path.is_file() else self
+        return settings.for_notebook_root(notebook_root(vault))
+
+    def for_notebook_root(self, root: str | None) -> Settings:
+        """These settings where the notebook's root is ``root`` (:func:`memsearch.scan.notebook_root`):
+        a notebook indexed on its own (root ``""``) has its files under ``sessions/``, which then
+        take the notebook territory (``notebook/``'s prefix, as configured: weight, fact type, name)."""
+        if root != "" or any(t.prefix == NOTEBOOK_SESSIONS for t in self.territories):
             return self
-        return apply_config(self, load_config_file(path), source=str(path))
+        notebook = self.territory_for(NOTEBOOK_FOLDER + "x.yaml")
+        here = Territory(
+            NOTEBOOK_SESSIONS, "notebook", notebook.weight, notebook.fact_type, name=notebook.label
+        )
+        return replace(self, territories=(here, *self.territories))
 
 
 def load_config_file(path: Path) -> dict[str, Any]:

@@ -39,6 +39,12 @@ class ChunkingError(MemsearchError):
     """One file could not be chunked; the rest of the vault is still indexed."""
 
 
+class UnreadableMemoryError(MemsearchError):
+    """A file's content is not what its kind promises (a notebook file's malformed YAML, unknown
+    schema version, missing field): the file is skipped with this message as its reason, the rest
+    of the vault is still indexed. Not a bug, unlike a :class:`ChunkingError`."""
+
+
 class LockBusyError(MemsearchError):
     """Another writer holds the index's lock (index, reindex, watch, rollback); try again later."""
 

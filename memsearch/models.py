@@ -6,6 +6,7 @@ They are frozen dataclasses: a stage never mutates what another produced.
 from __future__ import annotations
 
 import hashlib
+import math
 from dataclasses import asdict, dataclass, field, fields
 from datetime import datetime
 from functools import cached_property, lru_cache
@@ -17,7 +18,7 @@ FactType = Literal["world", "experience"]
 FACT_TYPES: tuple[str, ...] = ("world", "experience")
 
 #: Chunk boundary strategies a territory may name (see memsearch.chunkers).
-CHUNK_STRATEGIES: tuple[str, ...] = ("sections", "journal", "ledger", "chapters", "archive")
+CHUNK_STRATEGIES: tuple[str, ...] = ("sections", "journal", "ledger", "chapters", "archive", "notebook")
 
 
 @dataclass(frozen=True)
@@ -55,6 +56,10 @@ class Chunk:
     entities: tuple[str, ...]  # display names, deduplicated, in first-seen order
     text: str
     header: str = ""
+    #: A notebook moment's own ``importance`` (0..1): a prior on its score (:func:`importance_prior`).
+    importance: float | None = None
+    #: A notebook moment's own ``decay_rate`` (per day): its recency half-life (:func:`half_life_days`).
+    decay_rate: float | None = None
 
     @property
     def key(self) -> str:
@@ -69,8 +74,9 @@ class Chunk:
 
 #: Timestamp sources that date the content itself: a journal day's heading or file name, a ledger
 #: line, a dated section. The others (frontmatter ``date``/``created``/``updated``, the file's commit
-#: time, its mtime) say when the note was written or last edited, not what it tells of.
-ENTRY_DATE_SOURCES = frozenset({"heading", "line", "filename"})
+#: time, its mtime) say when the note was written or last edited, not what it tells of. A notebook
+#: moment's (or escalation's) own time is ``moment``.
+ENTRY_DATE_SOURCES = frozenset({"heading", "line", "filename", "moment"})
 
 
 @lru_cache(maxsize=4096)
@@ -92,17 +98,63 @@ def entry_dated(chunk: Chunk) -> bool:
     return day is not None and day.date() == chunk.timestamp.date()
 
 
+#: A moment of importance 0 keeps this share of its score (importance 1 keeps all of it): a prior,
+#: not evidence, so it only reorders what the strategies found, and like decay it never raises a
+#: score, so the best score possible (and a 0..1 score) stays what it was.
+IMPORTANCE_FLOOR = 0.5
+
+
+def importance_prior(chunk: Chunk) -> float:
+    """What a chunk's score is multiplied by for its importance: 1 without one, else
+    ``IMPORTANCE_FLOOR + (1 - IMPORTANCE_FLOOR) * importance``, in [IMPORTANCE_FLOOR, 1]."""
+    importance = chunk.importance
+    if importance is None:
+        return 1.0
+    return IMPORTANCE_FLOOR + (1.0 - IMPORTANCE_FLOOR) * min(max(importance, 0.0), 1.0)
+
+
+def half_life_days(chunk: Chunk) -> float | None:
+    """The chunk's own recency half-life, from its ``decay_rate`` r per day (a memory weighs
+    ``exp(-r * days)``, so half of it is gone after ln 2 / r days; r = 0 never fades); None: the
+    settings' half-life."""
+    rate = chunk.decay_rate
+    if rate is None:
+        return None
+    return math.inf if rate <= 0 else math.log(2.0) / rate
+
+
+def chunk_priors(chunk: Chunk) -> dict[str, Any]:
+    """What ``--explain`` shows of a chunk's own priors (none for most chunks): its importance and
+    the factor it put on the score (``territory_weight`` includes it), its decay rate and the
+    recency half-life it gave the time strategy."""
+    shown: dict[str, Any] = {}
+    if chunk.importance is not None:
+        shown["importance"] = {"importance": chunk.importance, "prior": round(importance_prior(chunk), 4)}
+    half_life = half_life_days(chunk)
+    if half_life is not None:
+        shown["decay"] = {
+            "decay_rate": chunk.decay_rate,
+            "half_life_days": round(half_life, 2) if math.isfinite(half_life) else None,
+        }
+    return shown
+
+
 #: A chunk's fields in declaration order (the order of :func:`chunk_row`).
 CHUNK_ORDER = tuple(f.name for f in fields(Chunk))
 CHUNK_FIELDS = frozenset(CHUNK_ORDER)
+#: Fields a chunker may leave out (most chunks have none of them), with their defaults.
+OPTIONAL_FIELDS: dict[str, Any] = {"importance": None, "decay_rate": None}
 
 
 def chunk_from_fields(values: dict[str, Any]) -> Chunk:
-    """``Chunk(**values)`` for a dict holding every field, typed already (the chunker's, or one read
-    back from the index): without the frozen ``__init__``'s ``object.__setattr__`` per field, which
-    was most of the time it took to load 100k chunks from a snapshot (7 us a chunk, ~1 here)."""
+    """``Chunk(**values)`` for a dict holding every field (the optional ones may be left out), typed
+    already (the chunker's, or one read back from the index): without the frozen ``__init__``'s
+    ``object.__setattr__`` per field, which was most of the time it took to load 100k chunks from a
+    snapshot (7 us a chunk, ~1 here)."""
     if values.keys() != CHUNK_FIELDS:
-        return Chunk(**values)
+        if not CHUNK_FIELDS - OPTIONAL_FIELDS.keys() <= values.keys() <= CHUNK_FIELDS:
+            return Chunk(**values)  # let the dataclass name what is missing or unknown
+        values = {**OPTIONAL_FIELDS, **values}
     chunk = object.__new__(Chunk)
     chunk.__dict__.update(values)
     return chunk

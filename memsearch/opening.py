@@ -26,7 +26,14 @@ from memsearch.errors import (
     QueryError,
     VaultError,
 )
-from memsearch.scan import MAX_FILE_BYTES, check_vault, iter_markdown, link_refusal
+from memsearch.scan import (
+    MAX_FILE_BYTES,
+    check_vault,
+    iter_markdown,
+    link_refusal,
+    notebook_kind,
+    notebook_root,
+)
 
 #: memory_open returns at most this many lines and characters per call (about 4k tokens), and says
 #: where to continue: a whole chapter must not flood the agent's context.
@@ -123,7 +130,7 @@ def text_argument(name: str, value: Any, required: bool = False) -> str | None:
     return value.strip()
 
 
-# --- memory_open: refuse anything that is not a markdown memory inside the vault ---
+# --- memory_open: refuse anything that is not a memory inside the vault (markdown, a notebook's) ---
 
 _REF_RE = re.compile(r"^(?P<path>.+?):(?P<start>\d+)(?:-(?P<end>\d+))?$")
 _MARKDOWN = (".md", ".markdown")
@@ -158,10 +165,13 @@ def safe_vault_path(vault: Path, rel: str) -> tuple[str, Path]:
             f"refused: {rel!r} is inside a hidden folder or file (the index, git, editor state),"
             " which is not memory"
         )
-    if not parts[-1].lower().endswith(_MARKDOWN):
-        raise PathRefused(f"refused: {rel!r} is not a markdown memory (.md); only memories open")
     clean = "/".join(parts)
     root = vault.resolve()
+    if not parts[-1].lower().endswith(_MARKDOWN) and notebook_kind(clean, notebook_root(root)) is None:
+        raise PathRefused(
+            f"refused: {rel!r} is not a markdown memory (.md) nor a notebook's session or moment file;"
+            " only memories open"
+        )
     full = root.joinpath(*parts)
     real = Path(os.path.realpath(full))
     if os.path.islink(full) or (real != full and os.path.lexists(full)):  # a link: as the index follows one

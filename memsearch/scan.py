@@ -1,4 +1,5 @@
-"""Scan: find the vault's markdown files, read them safely, and say why any were skipped."""
+"""Scan: find the vault's memories (its markdown files, and a notebook's YAML sessions and moments),
+read them safely, and say why any were skipped."""
 
 from __future__ import annotations
 
@@ -15,6 +16,14 @@ from pathlib import Path
 from memsearch.errors import VaultError
 
 MARKDOWN_SUFFIXES = (".md", ".markdown")
+#: A notebook's files (docs/notebook.md): ``sessions/<id>.yaml`` and
+#: ``sessions/<id>/moments/<id>.yaml`` under its root, which is the vault's ``notebook/`` folder or,
+#: when the vault is a notebook itself (its ``index.yaml`` says ``notebook_index:``), the vault.
+NOTEBOOK_SUFFIXES = (".yaml", ".yml")
+NOTEBOOK_FOLDER = "notebook/"
+NOTEBOOK_INDEX = "index.yaml"
+#: Bytes of ``index.yaml`` read to tell a notebook (its top key comes first).
+_NOTEBOOK_SNIFF_BYTES = 65_536
 #: Folders that are never memory: version control, our own index, editor state.
 IGNORED_DIRS = frozenset({".git", ".memsearch", ".obsidian", ".trash", "node_modules", "__pycache__"})
 #: Larger files are skipped with a reason rather than stalling an index (a memory is not 50 MB).
@@ -44,6 +53,40 @@ def check_vault(vault: Path) -> Path:
     return vault.resolve()
 
 
+def notebook_root(vault: Path) -> str | None:
+    """The vault-relative prefix of the vault's notebook: ``"notebook/"`` for a ``notebook/`` folder
+    holding ``index.yaml`` and ``sessions/``, ``""`` when the vault is a notebook itself (an
+    ``index.yaml`` whose top key is ``notebook_index``, beside ``sessions/``), else None."""
+    top = Path(vault)
+    if (top / NOTEBOOK_FOLDER / "sessions").is_dir() and (top / NOTEBOOK_FOLDER / NOTEBOOK_INDEX).is_file():
+        return NOTEBOOK_FOLDER
+    index = top / NOTEBOOK_INDEX
+    if not (top / "sessions").is_dir() or not index.is_file() or index.is_symlink():
+        return None
+    try:
+        with open(index, "rb") as fh:
+            head = fh.read(_NOTEBOOK_SNIFF_BYTES).decode("utf-8", "replace")
+    except OSError:
+        return None
+    # A line test, not a parse: telling a notebook must not read a hostile YAML file in full.
+    return "" if any(line.startswith("notebook_index:") for line in head.splitlines()) else None
+
+
+def notebook_kind(rel: str, root: str | None) -> str | None:
+    """``"session"`` or ``"moment"`` for a notebook file under the notebook ``root`` (see
+    :func:`notebook_root`), else None (any other YAML file of a notebook is not a memory)."""
+    if root is None or not rel.startswith(root) or not rel.lower().endswith(NOTEBOOK_SUFFIXES):
+        return None
+    parts = rel[len(root) :].split("/")
+    if any(not p or p.startswith(".") or p == ".." for p in parts) or parts[0] != "sessions":
+        return None
+    if len(parts) == 2:
+        return "session"
+    if len(parts) == 4 and parts[2] == "moments":
+        return "moment"
+    return None
+
+
 def iter_markdown(vault: Path) -> list[Path]:
     """Markdown files under the vault, sorted; symlinks are not followed (no loops, nothing outside)."""
     return [Path(full) for full, _rel in walk_markdown(vault)]
@@ -60,6 +103,26 @@ def walk_markdown(vault: Path) -> list[tuple[str, str]]:
         for name in sorted(files):
             if name.lower().endswith(MARKDOWN_SUFFIXES) and not name.startswith("."):
                 found.append((os.path.join(root, name), prefix + name))
+    return found
+
+
+def walk_memories(vault: Path) -> list[tuple[str, str]]:
+    """:func:`walk_markdown`, and the notebook's session and moment files (if the vault has a
+    notebook), in the same walk order."""
+    found = walk_markdown(vault)
+    root = notebook_root(vault)
+    if root is None:
+        return found
+    top = os.fspath(vault)
+    sessions = os.path.join(top, root, "sessions")
+    for folder, dirs, files in os.walk(sessions, followlinks=False):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        prefix = os.path.relpath(folder, top).replace(os.sep, "/") + "/"
+        for name in sorted(files):
+            rel = prefix + name
+            if notebook_kind(rel, root) is not None:
+                found.append((os.path.join(folder, name), rel))
+    found.sort(key=lambda item: walk_order(item[1]))
     return found
 
 

@@ -15,7 +15,16 @@ from memsearch.config import Settings
 from memsearch.errors import QueryError
 from memsearch.fusion import Fused, FusedList, list_confidence, max_possible, rrf
 from memsearch.index.in_memory import IndexData
-from memsearch.models import Chunk, Health, Hit, Result, SearchResponse, entry_dated
+from memsearch.models import (
+    Chunk,
+    Health,
+    Hit,
+    Result,
+    SearchResponse,
+    chunk_priors,
+    entry_dated,
+    importance_prior,
+)
 from memsearch.query import Filters, ParsedQuery
 from memsearch.query_terms import asks_for_current, asks_for_event, informative, term_weights
 from memsearch.resonance import NONE, Evidence, judge
@@ -329,12 +338,15 @@ def search_index(
 
     chunks_by_id = index.chunks
 
+    # A chunk's own prior (a notebook moment's importance, 1 for every other chunk) rides on its
+    # territory's weight: the one per-chunk factor of the fusion (docs/notebook.md).
     def territory_only(cid: int) -> float:
-        return territory_weights.get(chunks_by_id[cid].territory, 1.0)
+        chunk = chunks_by_id[cid]
+        return territory_weights.get(chunk.territory, 1.0) * importance_prior(chunk)
 
     def chunk_weight(cid: int) -> float:
         chunk = chunks_by_id[cid]
-        w = territory_weights.get(chunk.territory, 1.0)
+        w = territory_weights.get(chunk.territory, 1.0) * importance_prior(chunk)
         if event and chunk.fact_type == "experience" and entry_dated(chunk):
             w *= EVENT_ENTRY_WEIGHT
         elif current and chunk.territory in SUPERSEDED_TERRITORIES:
@@ -481,6 +493,7 @@ def _results(
                     e for e in index.graph.entities_of(f.chunk_id) if e in query_entities
                 ],
             }
+            explanation.update(chunk_priors(chunk))
             if any(c.strategy == "graph" for c in f.contributions):
                 explanation["graph_paths"] = index.graph.paths_to(query_entities, f.chunk_id)[:3]
         results.append(

@@ -26,7 +26,7 @@ from pathlib import Path
 from memsearch.config import Settings
 from memsearch.errors import LockBusyError, MemsearchError
 from memsearch.indexer import IndexReport, index_vault
-from memsearch.scan import IGNORED_DIRS, MARKDOWN_SUFFIXES, check_vault
+from memsearch.scan import IGNORED_DIRS, MARKDOWN_SUFFIXES, check_vault, notebook_kind, notebook_root
 
 #: Seconds between two looks at the vault.
 POLL_INTERVAL = 0.5
@@ -39,8 +39,10 @@ Stamp = tuple[int, int, int]
 
 
 def look(vault: Path) -> dict[str, Stamp]:
-    """``{vault-relative path: (mtime_ns, size, inode)}`` of the markdown files the index covers."""
+    """``{vault-relative path: (mtime_ns, size, inode)}`` of the markdown files the index covers,
+    and of the notebook's session and moment files."""
     found: dict[str, Stamp] = {}
+    root = notebook_root(vault)
     stack = [(vault, "")]
     while stack:
         folder, prefix = stack.pop()
@@ -56,7 +58,9 @@ def look(vault: Path) -> dict[str, Stamp]:
                 if entry.is_dir(follow_symlinks=False):
                     if name not in IGNORED_DIRS:
                         stack.append((Path(entry.path), f"{prefix}{name}/"))
-                elif name.lower().endswith(MARKDOWN_SUFFIXES):
+                elif name.lower().endswith(MARKDOWN_SUFFIXES) or (
+                    notebook_kind(prefix + name, root) is not None
+                ):
                     st = entry.stat()
                     found[prefix + name] = (st.st_mtime_ns, st.st_size, st.st_ino)
             except OSError:

@@ -14,7 +14,8 @@ def test_defaults_follow_the_design_table():
     assert s.territory_for("archive/2024.md").strategy == "archive"
     assert s.territory_for("literature/book.md").fact_type == "experience"
     assert s.territory_for("inbox.md").label == "default"
-    assert len(DEFAULT_TERRITORIES) == 9
+    assert s.territory_for("notebook/sessions/s.yaml").strategy == "notebook"
+    assert len(DEFAULT_TERRITORIES) == 10
 
 
 def test_vault_declares_its_own_territories(vault_copy):

@@ -156,3 +156,24 @@ def test_cli_open_says_where_to_continue(vault_copy):
     result = CliRunner().invoke(main, ["open", "archive/long.md", "--vault", str(vault_copy)])
     assert result.exit_code == 0
     assert "archive/long.md:201-1000" in result.stderr
+
+
+def test_a_notebook_result_opens_and_other_yaml_is_refused(tmp_path):
+    from notebook_fixture import write_notebook
+
+    from memsearch.api import index_vault
+
+    vault = tmp_path / "vault"
+    write_notebook(vault / "notebook")
+    (vault / "config.yaml").write_text("secret: 1\n")
+    index_vault(vault, embed=False)
+    tools = MemoryTools(vault)
+    hit = tools.memory_search("grinding noise", k=1)["results"][0]
+    assert hit["path"].startswith("notebook/sessions/s-beta/moments/")
+    opened = tools.memory_open(hit["ref"])
+    assert opened["ok"] and opened["text"] == _lines(vault, hit["path"], hit["start_line"], hit["end_line"])
+    assert "grinding" in opened["text"]
+    assert tools.memory_open("notebook/sessions/s-beta.yaml:1-3")["ok"]
+    for other in ("config.yaml", "notebook/index.yaml"):
+        refused = tools.memory_open(other)
+        assert refused["ok"] is False and refused["code"] == "path_refused"

@@ -94,6 +94,7 @@ def forget(
     paths: Sequence[str | Path] = (),
     entity: str | None = None,
     *,
+    concept: str | None = None,
     index_dir: str | Path | None = None,
     purge_history: bool = False,
     lock_timeout: float | None = DEFAULT_LOCK_TIMEOUT,
@@ -101,8 +102,18 @@ def forget(
 ) -> Any:
     """Forget files and/or every chunk naming ``entity`` from every index (one commit); with
     ``purge_history`` from every older commit too. Returns a :class:`~memsearch.forget.ForgetReport`.
-    A path naming nothing indexed or in the vault raises unless ``force``."""
+    A path naming nothing indexed or in the vault raises unless ``force``.
+
+    ``concept``: every notebook moment tagged with it. A moment's concepts are its entities, so
+    this is ``entity`` under the notebook's name: any other chunk naming it goes too (a forget
+    errs on the side of forgetting), and later runs leave out whatever names it."""
+    from memsearch.errors import MemsearchError
     from memsearch.forget import forget as _forget
+
+    if concept is not None:
+        if entity is not None:
+            raise MemsearchError("give --entity or --concept, not both: a forget takes one name")
+        entity = concept
 
     return _forget(
         Path(vault),

@@ -302,7 +302,8 @@ class Writes:
 
         if not indexable(self.vault, rel):
             raise MemsearchError(
-                f"{rel} is not a memory memsearch indexes (a .md file outside hidden folders of the vault)"
+                f"{rel} is not a memory memsearch indexes (a .md file outside hidden folders of the "
+                "vault, or a notebook's session or moment file)"
             )
         return rel
 

@@ -24,13 +24,14 @@ from typing import Any
 
 from memsearch import dates
 from memsearch import entities as ent
-from memsearch.chunkers import archive, chapters, journal, ledger, sections
+from memsearch.chunkers import archive, chapters, journal, ledger, notebook, sections
 from memsearch.chunkers.document import Doc, Segment, split_lines
 from memsearch.chunkers.frontmatter import split_frontmatter
 from memsearch.chunkers.splitting import split_range
 from memsearch.config import Settings
-from memsearch.errors import ChunkingError
+from memsearch.errors import ChunkingError, UnreadableMemoryError
 from memsearch.models import FACT_TYPES, ParsedFile, chunk_from_fields
+from memsearch.scan import NOTEBOOK_SUFFIXES
 
 #: Raised whenever the same file gives other chunks than before (boundaries, entities, aliases):
 #: an index made by an older chunker is then chunked again in full by the next run.
@@ -61,6 +62,8 @@ def chunk_file(rel_path: str, text: str, settings: Settings) -> ParsedFile:
     """
     try:
         return _chunk_file(rel_path, text, settings)
+    except UnreadableMemoryError:
+        raise  # the file's content, not a bug: the caller skips the file with this reason
     except Exception as exc:
         raise ChunkingError(
             f"{rel_path}: could not be chunked ({type(exc).__name__}: {exc}); "
@@ -70,6 +73,8 @@ def chunk_file(rel_path: str, text: str, settings: Settings) -> ParsedFile:
 
 def _chunk_file(rel_path: str, text: str, settings: Settings) -> ParsedFile:
     territory = settings.territory_for(rel_path)
+    if rel_path.lower().endswith(NOTEBOOK_SUFFIXES):  # only a notebook's YAML files are scanned
+        return notebook.chunk_notebook_file(rel_path, text, territory)
     lines = split_lines(text)
     fm = split_frontmatter(lines)
     warnings = list(fm.warnings)
@@ -77,6 +82,8 @@ def _chunk_file(rel_path: str, text: str, settings: Settings) -> ParsedFile:
 
     title, title_line = _title(rel_path, fm.data, doc)
     strategy = territory.strategy
+    if strategy == "notebook":  # a markdown file inside a notebook: an ordinary note
+        strategy = "sections"
     if strategy not in STRATEGIES:
         warnings.append(f"unknown chunk strategy {strategy!r} (cut by sections instead)")
         strategy = "sections"

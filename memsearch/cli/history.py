@@ -61,6 +61,10 @@ def rollback(rev: str, vault: Path, index_dir: Path | None, wait: float | None) 
 @click.command()
 @click.argument("paths", nargs=-1)
 @click.option("--entity", help="Forget every chunk naming this entity (resolved through aliases).")
+@click.option(
+    "--concept",
+    help="Forget every notebook moment tagged with this concept (and, as --entity, any chunk naming it).",
+)
 @vault_options(positional=False)
 @click.option(
     "--purge-history",
@@ -75,6 +79,7 @@ def rollback(rev: str, vault: Path, index_dir: Path | None, wait: float | None) 
 def forget(
     paths: tuple[str, ...],
     entity: str | None,
+    concept: str | None,
     vault: Path,
     index_dir: Path | None,
     purge_history: bool,
@@ -83,7 +88,8 @@ def forget(
     wait: float | None,
     as_json: bool,
 ) -> None:
-    """Forget memories: files (PATH...) or every chunk naming --entity NAME, from every index.
+    """Forget memories: files (PATH...), every chunk naming --entity NAME, or every notebook moment
+    tagged --concept NAME, from every index.
 
     One commit removes them; the embedding cache, snapshots and signal log lose them too, and
     later index runs skip them (the vault's own forget list, .memsearch-forgotten.json, holds
@@ -92,14 +98,15 @@ def forget(
     forget that was not purged.
     """
     if list_:
-        if paths or entity or purge_history:
-            fail(MemsearchError("--list takes no PATH, --entity or --purge-history"))
+        if paths or entity or concept or purge_history:
+            fail(MemsearchError("--list takes no PATH, --entity, --concept or --purge-history"))
         print_forgotten(vault, index_dir, as_json)
         return
     report = api().forget(
         vault,
         list(paths),
         entity,
+        concept=concept,
         index_dir=index_dir,
         purge_history=purge_history,
         force=force,

@@ -143,6 +143,11 @@ def chunk_to_json(chunk_id: int, chunk: Chunk, **extra: Any) -> str:
         "id": chunk_id,
         **extra,
     }
+    # Written only where set (notebook moments): every other chunk's line stays as it was.
+    if chunk.importance is not None:
+        data["importance"] = chunk.importance
+    if chunk.decay_rate is not None:
+        data["decay_rate"] = chunk.decay_rate
     return json.dumps(data, ensure_ascii=False, sort_keys=True)
 
 

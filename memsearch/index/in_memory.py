@@ -21,7 +21,7 @@ from memsearch.index.keyword import KeywordIndex, PackedTerms
 from memsearch.index.keyword_terms import file_keyword_terms
 from memsearch.index.temporal import TimeIndex
 from memsearch.index.vectors import VectorIndex
-from memsearch.models import Chunk, entry_dated
+from memsearch.models import Chunk, entry_dated, half_life_days
 from memsearch.scan import walk_order
 
 
@@ -99,14 +99,26 @@ def add_file_chunks(
         data.keyword.add_packed(cid, chunk_terms)
         if graph:
             data.graph.add(cid, chunk.entities)
-        data.time.set(cid, chunk.timestamp, timeless=chunk.fact_type == "world", entry=entry_dated(chunk))
+        data.time.set(
+            cid,
+            chunk.timestamp,
+            timeless=chunk.fact_type == "world",
+            entry=entry_dated(chunk),
+            half_life=half_life_days(chunk),
+        )
 
 
 def restamp_chunks(data: IndexData, ids: list[int], chunks: list[Chunk]) -> None:
     """New timestamps (and nothing else) for chunks already indexed under ``ids``."""
     for cid, chunk in zip(ids, chunks, strict=True):
         data.chunks[cid] = chunk
-        data.time.set(cid, chunk.timestamp, timeless=chunk.fact_type == "world", entry=entry_dated(chunk))
+        data.time.set(
+            cid,
+            chunk.timestamp,
+            timeless=chunk.fact_type == "world",
+            entry=entry_dated(chunk),
+            half_life=half_life_days(chunk),
+        )
 
 
 def rebuild_graph(data: IndexData, files: Mapping[str, Mapping[str, Any]]) -> None:

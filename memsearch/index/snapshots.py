@@ -31,7 +31,7 @@ from memsearch.index.keyword import KeywordIndex
 from memsearch.index.temporal import TimeIndex
 from memsearch.index.vectors import VectorIndex
 from memsearch.index.versioning import crashpoint
-from memsearch.models import Chunk, entry_dated
+from memsearch.models import Chunk, entry_dated, half_life_days
 from memsearch.paths import IndexLayout
 
 #: Format of a snapshot folder (a cache: a snapshot of another format is rebuilt).
@@ -130,7 +130,11 @@ def load_snapshot(folder: Path, commit: str | None = None) -> IndexData:
     time_index = TimeIndex()
     for chunk_id, chunk in chunks.items():
         time_index.set(
-            chunk_id, chunk.timestamp, timeless=chunk.fact_type == "world", entry=entry_dated(chunk)
+            chunk_id,
+            chunk.timestamp,
+            timeless=chunk.fact_type == "world",
+            entry=entry_dated(chunk),
+            half_life=half_life_days(chunk),
         )
     vectors = None
     dim = (manifest.get("embedder") or {}).get("dim")

@@ -41,14 +41,18 @@ EDIT_DATE_WEIGHT = 0.5
 WINDOW_RECENCY_TIEBREAK = 0.01
 
 
-def decay(age_days: np.ndarray | float, half_life_days: float) -> np.ndarray:
+#: A half-life: one for every chunk, or one a chunk (``TimeIndex.half_lives_of``).
+HalfLife = float | np.ndarray
+
+
+def decay(age_days: np.ndarray | float, half_life_days: HalfLife) -> np.ndarray:
     """0.5 ** (age / half_life), with future timestamps treated as age 0. Always in (0, 1]."""
     age = np.maximum(np.asarray(age_days, dtype=np.float64), 0.0)
-    return np.power(0.5, age / max(half_life_days, 1e-9))
+    return np.power(0.5, age / np.maximum(half_life_days, 1e-9))
 
 
 def recency_scores(
-    timestamps: np.ndarray, timeless: np.ndarray, now: datetime, half_life_days: float
+    timestamps: np.ndarray, timeless: np.ndarray, now: datetime, half_life_days: HalfLife
 ) -> np.ndarray:
     """Recency in (0, 1] for every chunk id; neutral for undated or timeless (world) chunks."""
     age_days = (now.timestamp() - timestamps) / DAY
@@ -76,7 +80,7 @@ def in_window_scores(
     start: datetime,
     end: datetime,
     now: datetime,
-    half_life_days: float,
+    half_life_days: HalfLife,
 ) -> np.ndarray:
     """What a window gives each chunk: :func:`window_scores`, at :data:`EDIT_DATE_WEIGHT` for a
     chunk not dated by its entry, times the recency tie-break. 0 when undated."""
@@ -102,14 +106,24 @@ class TimeIndex:
         self.timeless = np.zeros(0, dtype=bool)
         self.entry = np.zeros(0, dtype=bool)  # dated by its own entry (not by an edit of its note)
         self.present = np.zeros(0, dtype=bool)  # slots past the last id, or removed, are not chunks
+        self.half_lives = np.full(0, np.nan, dtype=np.float64)  # a chunk's own half-life; NaN: none
         #: Bumped by every set and remove: anything derived from the chunk table can key on it.
         self.version = 0
         self._by_time: tuple[int, np.ndarray, np.ndarray] | None = None  # (version, ids, their times)
         self._bound: tuple[int, int] | None = None  # (version, id_bound)
 
-    def set(self, chunk_id: int, timestamp: datetime | None, timeless: bool, entry: bool = True) -> None:
+    def set(
+        self,
+        chunk_id: int,
+        timestamp: datetime | None,
+        timeless: bool,
+        entry: bool = True,
+        half_life: float | None = None,
+    ) -> None:
         """``entry``: the timestamp is the chunk's own entry's date (see
-        :func:`memsearch.models.entry_dated`); False for an edit date, which counts less in a window."""
+        :func:`memsearch.models.entry_dated`); False for an edit date, which counts less in a window.
+        ``half_life``: the chunk's own recency half-life in days (a notebook moment's decay rate,
+        :func:`memsearch.models.half_life_days`), in place of the one a search gives."""
         if chunk_id >= len(self.timestamps):
             size = max(chunk_id + 1, 2 * len(self.timestamps), 64)
             ts = np.full(size, np.nan)
@@ -120,8 +134,12 @@ class TimeIndex:
             en[: len(self.entry)] = self.entry
             pr = np.zeros(size, dtype=bool)
             pr[: len(self.present)] = self.present
+            hl = np.full(size, np.nan)
+            hl[: len(self.half_lives)] = self.half_lives
             self.timestamps, self.timeless, self.entry, self.present = ts, tl, en, pr
+            self.half_lives = hl
         self.timestamps[chunk_id] = timestamp.timestamp() if timestamp else np.nan
+        self.half_lives[chunk_id] = np.nan if half_life is None else half_life
         self.timeless[chunk_id] = timeless
         self.entry[chunk_id] = entry
         self.present[chunk_id] = True
@@ -132,6 +150,15 @@ class TimeIndex:
             self.timestamps[chunk_id] = np.nan
             self.present[chunk_id] = False
             self.version += 1
+
+    def half_lives_of(self, ids: np.ndarray, half_life_days: float) -> HalfLife:
+        """Each chunk's own half-life where it has one, else ``half_life_days`` (a float when no
+        chunk of ``ids`` has its own: the common case costs nothing)."""
+        own = self.half_lives[ids]
+        mine = ~np.isnan(own)
+        if not mine.any():
+            return half_life_days
+        return np.where(mine, own, half_life_days)
 
     def id_bound(self) -> int:
         """1 + the largest chunk id present (0 when empty): ``IndexData.n_ids`` without a pass over
@@ -198,10 +225,11 @@ class TimeIndex:
         if not len(ids):
             return []
         times = self.timestamps[ids]
+        half_lives = self.half_lives_of(ids, half_life_days)
         if window is not None:
-            scores = in_window_scores(times, self.entry[ids], *window, now, half_life_days)
+            scores = in_window_scores(times, self.entry[ids], *window, now, half_lives)
         else:
-            scores = recency_scores(times, self.timeless[ids], now, half_life_days)
+            scores = recency_scores(times, self.timeless[ids], now, half_lives)
         # The cut goes through the full-length array, as before: which of several chunks tied at
         # the k-th score makes the list is argpartition's choice over exactly the same input.
         full = np.zeros(n, dtype=np.float32)
@@ -258,6 +286,7 @@ class TimeIndex:
             times = self.timestamps[ids]
             # yearly_occurrences lists the past ones first, so their rank counts the years back
             weight = occurrence_weight(rank if span[0] <= now else None)
-            scores = in_window_scores(times, self.entry[ids], *span, now, half_life_days) * weight
+            half_lives = self.half_lives_of(ids, half_life_days)
+            scores = in_window_scores(times, self.entry[ids], *span, now, half_lives) * weight
             full[ids] = np.maximum(full[ids], scores)
         return top_hits(full, k, tie_key)

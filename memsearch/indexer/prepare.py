@@ -21,6 +21,7 @@ from pathlib import Path
 
 from memsearch.chunkers import chunk_file
 from memsearch.config import Settings
+from memsearch.errors import UnreadableMemoryError
 from memsearch.index.forget_list import FORGOTTEN_REASON, ForgetList
 from memsearch.index.keyword import PackedTerms
 from memsearch.index.keyword_terms import file_keyword_terms
@@ -29,13 +30,16 @@ from memsearch.models import Chunk, ParsedFile, chunk_from_row, chunk_replace, c
 from memsearch.scan import (
     IGNORED_DIRS,
     MARKDOWN_SUFFIXES,
+    NOTEBOOK_SUFFIXES,
     PREFETCH_WINDOW,
     Skipped,
     VaultFile,
     git_commit_times,
+    notebook_kind,
+    notebook_root,
     prefetch,
     read_file,
-    walk_markdown,
+    walk_memories,
 )
 
 
@@ -49,10 +53,16 @@ def embed_text(chunks: list[Chunk], i: int, settings: Settings) -> str:
 
 
 def indexable(vault: Path, rel: str) -> bool:
+    """Whether ``rel`` is a memory the index covers: a markdown file outside hidden and ignored
+    folders, or a notebook's session or moment file."""
     parts = rel.split("/")
     if any(p in IGNORED_DIRS or p.startswith(".") for p in parts[:-1]) or parts[-1].startswith("."):
         return False
-    return parts[-1].lower().endswith(MARKDOWN_SUFFIXES) and ".." not in parts
+    if ".." in parts:
+        return False
+    if parts[-1].lower().endswith(NOTEBOOK_SUFFIXES):
+        return notebook_kind(rel, notebook_root(vault)) is not None
+    return parts[-1].lower().endswith(MARKDOWN_SUFFIXES)
 
 
 def fallback(vf: VaultFile, commit_times: dict[str, datetime]) -> tuple[list[str], datetime]:
@@ -86,6 +96,8 @@ def chunk_or_reason(vf: VaultFile, settings: Settings, fallback: Fallback) -> Ch
     it goes where the chunking goes), or why the file could not be chunked."""
     try:
         parsed = chunk_file(vf.path, vf.text, settings)
+    except UnreadableMemoryError as exc:  # a notebook file's content: the reason says what to fix
+        return str(exc)
     except Exception as exc:
         return f"could not be chunked ({type(exc).__name__}: {exc})"
     terms = file_keyword_terms(list(parsed.chunks), settings)  # (timestamps only change: terms stand)
@@ -221,6 +233,8 @@ def prepare_file(vault: Path, rel: str, settings: Settings, forget: ForgetList) 
         return got
     try:
         parsed = chunk_file(rel, got.text, settings)
+    except UnreadableMemoryError as exc:
+        return Skipped(rel, str(exc))
     except Exception as exc:  # one file must never break the caller
         return Skipped(rel, f"could not be chunked ({type(exc).__name__}: {exc})")
     times = git_commit_times(vault, [rel]) if not all(c.timestamp for c in parsed.chunks) else {}
@@ -235,7 +249,7 @@ def scan_vault(
     what was skipped and why; ``(files read, skipped {path: reason}, paths looked at)``."""
     found: list[tuple[str, str]]  # (absolute path, vault-relative path)
     if only is None:
-        found = walk_markdown(vault)
+        found = walk_memories(vault)
         looked = {rel for _, rel in found}
     else:
         found = []

@@ -287,3 +287,19 @@ def test_entry_dated_reads_the_timestamp_source():
     assert not entry_dated(chunk("reference/pump.md", "frontmatter"))
     assert not entry_dated(chunk("journal/2024-05-01.md", "frontmatter"))  # updated two days later
     assert not entry_dated(chunk("reference/pump.md", "mtime")) and not entry_dated(chunk("r.md", "git"))
+
+
+def test_a_chunk_s_own_half_life_replaces_the_search_s():
+    """A notebook moment's decay rate: its recency fades by its own half-life, the others' by the search's."""
+    index = TimeIndex()
+    month_ago = NOW - timedelta(days=30)
+    index.set(0, month_ago, timeless=False)  # the search's 90 days
+    index.set(1, month_ago, timeless=False, half_life=3.0)  # fades fast
+    index.set(2, month_ago, timeless=False, half_life=float("inf"))  # decay rate 0: never fades
+    scores = {h.chunk_id: h.score for h in index.search(10, NOW, 90.0)}
+    assert abs(scores[0] - 0.5 ** (30 / 90)) < 1e-6
+    assert abs(scores[1] - 0.5**10) < 1e-6
+    assert scores[2] == 1.0
+    assert [h.chunk_id for h in index.search(3, NOW, 90.0)] == [2, 0, 1]
+    index.set(1, month_ago, timeless=False)  # set again without one: the search's again
+    assert abs({h.chunk_id: h.score for h in index.search(10, NOW, 90.0)}[1] - scores[0]) < 1e-6
