@@ -70,7 +70,8 @@ def test_a_local_date_ranks_as_its_iso_form(engine, query, iso, path):
     local = engine.search(query, k=4, strategies=["time"], now=NOW, chunks=True)
     standard = engine.search(iso, k=4, strategies=["time"], now=NOW, chunks=True)
     assert path in [r.path for r in local.results]
-    assert [(r.path, r.start_line) for r in local.results] == [(r.path, r.start_line) for r in standard.results]
+    ranked = [(r.path, r.start_line) for r in local.results]
+    assert ranked == [(r.path, r.start_line) for r in standard.results]
 
 
 def test_the_diary_sections_are_dated_by_their_local_headings(engine):
