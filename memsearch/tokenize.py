@@ -115,6 +115,8 @@ def _expand(raw: str) -> tuple[str, ...]:
 
 
 def _expansion(raw: str) -> tuple[str, ...]:
+    if raw.isascii():  # str.isascii is a flag check: English pays no regex here
+        return _spaced_expansion(raw)
     if _NGRAM_CHAR.match(raw) is not None:
         return (raw,)  # a bigram (or a lone character) of unspaced script: a term as it is
     if _HANGUL.search(raw) is not None:
@@ -182,7 +184,7 @@ def tokenize(text: str) -> list[str]:
 def raw_tokens(text: str) -> list[str]:
     """The raw tokens of ``text`` in order (not yet cut to :data:`MAX_TOKEN_CHARS`): the compound
     tokens of :data:`_TOKEN`, and each run of unspaced script as its character bigrams."""
-    if _NGRAM_CHAR.search(text) is None:
+    if text.isascii() or _NGRAM_CHAR.search(text) is None:
         return _TOKEN.findall(text)  # no groups in the pattern: whole matches, no Match objects
     out: list[str] = []
     for raw in _SCRIPT_TOKEN.findall(text):
