@@ -31,6 +31,7 @@ from memsearch.scripts import script_shares
 #: Seconds doctor waits for Ollama to list its models, and for a test embedding.
 PROBE_TIMEOUT = 5.0
 
+
 def _is_multilingual(embedder: Embedder) -> bool:
     describe = getattr(embedder, "describe", None)
     return is_multilingual(describe() if callable(describe) else None)
