@@ -5,7 +5,7 @@
  * function is the compiled twin of Python code that stays the reference, and the fallback where
  * no compiler was at hand:
  *
- *   raw_token_counts <-> Counter(memsearch.tokenize._TOKEN.findall(text))
+ *   raw_token_counts <-> Counter(memsearch.tokenize.raw_tokens(text))
  *   count_terms  <->  memsearch.tokenize.term_counts (after the raw tokens are counted)
  *   merge_terms  <->  memsearch.index.keyword_terms.keyword_weights + memsearch.index.keyword.pack_terms
  *   vocabulary_words <-> the two regex scans of memsearch.entities.vocabulary
@@ -249,12 +249,7 @@ static int text_of(PyObject *arg, const char *what, Text *text) {
 
 static inline Py_UCS4 at(const Text *t, Py_ssize_t i) { return PyUnicode_READ(t->kind, t->data, i); }
 
-/* Where a run of \w (or of [\w'’], or of [\w'’-]) starting at p ends. */
-static Py_ssize_t word_end(const Text *t, Py_ssize_t p) {
-    while (p < t->n && is_word(at(t, p))) p++;
-    return p;
-}
-
+/* Where a run of [\w'’] (or of [\w'’-]) starting at p ends. */
 static Py_ssize_t name_end(const Text *t, Py_ssize_t p, int hyphens) {
     while (p < t->n) {
         Py_UCS4 c = at(t, p);
@@ -341,10 +336,49 @@ done:
 /* memsearch.tokenize.MAX_TOKEN_CHARS: the longest raw token kept (tests/test_speedups.py checks). */
 #define MAX_TOKEN_CHARS 64
 
+/* memsearch.tokenize.NGRAM_RANGES: the scripts written without spaces (Thai, kana, Han), whose runs
+ * are cut into character bigrams; inclusive, ascending (tests/test_speedups.py compares them). */
+static const Py_UCS4 NGRAM_RANGES[][2] = {
+    {0x0E01, 0x0E3A}, {0x0E40, 0x0E4E}, {0x0E50, 0x0E59}, {0x3005, 0x3007}, {0x3021, 0x3029},
+    {0x3041, 0x3096}, {0x3099, 0x309F}, {0x30A1, 0x30FA}, {0x30FC, 0x30FF}, {0x31F0, 0x31FF},
+    {0x3400, 0x4DBF}, {0x4E00, 0x9FFF}, {0xF900, 0xFAFF}, {0xFF66, 0xFF9F}, {0x20000, 0x323AF},
+};
+#define N_NGRAM_RANGES ((Py_ssize_t)(sizeof NGRAM_RANGES / sizeof NGRAM_RANGES[0]))
+
+static inline int is_ngram(Py_UCS4 ch) {
+    if (ch < 0x0E01) return 0; /* all of Latin, Greek, Cyrillic, ...: one comparison */
+    for (Py_ssize_t r = 0; r < N_NGRAM_RANGES && ch >= NGRAM_RANGES[r][0]; r++)
+        if (ch <= NGRAM_RANGES[r][1]) return 1;
+    return 0;
+}
+
+/* A word character of a compound token: \w but not of an unspaced script. */
+static inline int is_token_word(Py_UCS4 ch) { return is_word(ch) && !is_ngram(ch); }
+
+static Py_ssize_t token_word_end(const Text *t, Py_ssize_t p) {
+    while (p < t->n && is_token_word(at(t, p))) p++;
+    return p;
+}
+
+/* The bigrams of the run text[start:end] of n-gram characters (the character itself for a run of
+ * one), counted. */
+static int add_ngrams(PyObject *counts, const Text *t, Py_ssize_t start, Py_ssize_t end) {
+    Py_ssize_t width = end - start == 1 ? 1 : 2;
+    for (Py_ssize_t k = start; k + width <= end; k++) {
+        PyObject *gram = PyUnicode_Substring(t->str, k, k + width);
+        if (gram == NULL) return -1;
+        int failed = add_count(counts, gram, 1) < 0;
+        Py_DECREF(gram);
+        if (failed) return -1;
+    }
+    return 0;
+}
+
 /* raw_token_counts(text: str) -> dict[str, int]
  *
- * Counter(memsearch.tokenize._TOKEN.findall(text)) as a plain dict, first-seen order: the tokens
- * of [#@]?\w+(?:[._\-:/@]\w+)*(?:\(\))? found left to right, each cut to MAX_TOKEN_CHARS. */
+ * Counter(memsearch.tokenize.raw_tokens(text)) as a plain dict, first-seen order: the tokens of
+ * [#@]?W+(?:[._\-:/@]W+)*(?:\(\))? (W: \w but no n-gram character) found left to right, each cut
+ * to MAX_TOKEN_CHARS, and each run of n-gram characters as its bigrams. */
 static PyObject *raw_token_counts(PyObject *self, PyObject *arg) {
     Text t;
     if (text_of(arg, "raw_token_counts: text", &t) < 0) return NULL;
@@ -353,16 +387,23 @@ static PyObject *raw_token_counts(PyObject *self, PyObject *arg) {
     for (Py_ssize_t i = 0; i < t.n;) {
         Py_UCS4 ch = at(&t, i);
         Py_ssize_t p;
-        if ((ch == '#' || ch == '@') && i + 1 < t.n && is_word(at(&t, i + 1))) {
+        if ((ch == '#' || ch == '@') && i + 1 < t.n && is_token_word(at(&t, i + 1))) {
             p = i + 1;
-        } else if (is_word(ch)) {
+        } else if (is_token_word(ch)) {
             p = i;
+        } else if (is_ngram(ch)) {
+            p = i + 1;
+            while (p < t.n && is_ngram(at(&t, p))) p++;
+            if (add_ngrams(counts, &t, i, p) < 0) goto fail;
+            i = p;
+            continue;
         } else {
             i++;
             continue;
         }
-        p = word_end(&t, p);
-        while (p + 1 < t.n && is_separator(at(&t, p)) && is_word(at(&t, p + 1))) p = word_end(&t, p + 1);
+        p = token_word_end(&t, p);
+        while (p + 1 < t.n && is_separator(at(&t, p)) && is_token_word(at(&t, p + 1)))
+            p = token_word_end(&t, p + 1);
         if (p + 1 < t.n && at(&t, p) == '(' && at(&t, p + 1) == ')') p += 2;
         PyObject *token = PyUnicode_Substring(t.str, i, p - i > MAX_TOKEN_CHARS ? i + MAX_TOKEN_CHARS : p);
         if (token == NULL) goto fail;

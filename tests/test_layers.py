@@ -27,6 +27,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "memsearch.dates",
             "memsearch.tokenize",
             "memsearch.speedups",
+            "memsearch.scripts",
             "memsearch.lock",
             "memsearch.privacy",
             "memsearch.scan",

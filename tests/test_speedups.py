@@ -290,3 +290,30 @@ def test_raw_token_counts_match_the_regexes_around_the_cut(text):
     from memsearch._speedups import raw_token_counts
 
     assert list(raw_token_counts(text).items()) == list(tok.raw_token_counts_py(text).items())
+
+
+NGRAM_SAMPLES = [*"签名密钥東京のカ・ー々〆ภาษาไทย่ั", "\U00020000", "\u0e3f", "\u30fb", "\u309a", "서울"]
+
+
+@needs_compiled
+def test_raw_token_counts_cut_unspaced_runs_as_python_does_on_every_code_point():
+    # Runs of one, two and three of each code point, beside word characters, tags and identifiers:
+    # the C table of unspaced scripts (NGRAM_RANGES) must be the Python one, code point by code point.
+    from memsearch._speedups import raw_token_counts
+
+    points = [chr(c) for c in range(0x110000) if not 0xD800 <= c <= 0xDFFF]
+    for start in range(0, len(points), 4096):
+        text = "".join(f"{c} a{c}{c}b #{c}{c}{c} x_{c}() 東{c}: " for c in points[start : start + 4096])
+        assert list(raw_token_counts(text).items()) == list(tok.raw_token_counts_py(text).items()), start
+
+
+@needs_compiled
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(SCANNED + NGRAM_SAMPLES) | st.characters(), max_size=60).map("".join))
+def test_raw_token_counts_match_python_on_mixed_scripts(text):
+    from memsearch._speedups import raw_token_counts
+
+    assert list(raw_token_counts(text).items()) == list(tok.raw_token_counts_py(text).items())
+    assert tok.term_counts(text) == dict(
+        (t, n) for t, n in tok.count_terms_py(tok.raw_token_counts_py(text), {}, tok._expansion).items()
+    )

@@ -70,3 +70,77 @@ def test_term_counts_are_the_counts_of_tokenize_in_its_order(monkeypatch):
         assert len(tok._EXPANSIONS) <= 3
 
     check()
+
+
+# Scripts without spaces (issue 17): character bigrams, identifiers whole, Korean particles.
+
+
+def test_english_corpus_terms_are_those_captured_before_cjk_segmentation():
+    # The keyword index of a vault without CJK or Thai must not change at all: the terms of the
+    # fixture vault, the benchmark vault's prose and code and other spaced scripts, as main
+    # tokenized them before (tests/fixtures/tokens/english.json, from tests/english_tokens.py).
+    import json
+
+    import english_tokens
+
+    captured = json.loads(english_tokens.FIXTURE.read_text())
+    compared = 0
+    for name, text in english_tokens.corpus().items():
+        want = captured.get(name)
+        if want is None or want["text"] != english_tokens.terms_of(text)["text"]:
+            continue  # a text added or edited since the capture says nothing about the tokenizer
+        assert english_tokens.terms_of(text) == want, name
+        compared += 1
+    assert compared >= 30
+
+
+def _substrings(run: str, shortest: int = 2) -> list[str]:
+    return [run[i:j] for i in range(len(run)) for j in range(i + shortest, len(run) + 1)]
+
+
+def test_every_substring_of_an_unspaced_run_meets_the_document():
+    doc = "今天我们讨论了签名密钥的轮换计划，决定每九十天更换一次。来週の月曜日に東京で会議があります。"
+    held = set(tokenize(doc))
+    for run in ("今天我们讨论了签名密钥的轮换计划", "来週の月曜日に東京で会議があります"):
+        for query in _substrings(run):
+            assert set(tokenize(query)) <= held, query
+    assert set(tokenize("签名密钥")) == {"签名", "名密", "密钥"}
+    assert tokenize("饺") == ["饺"]  # a lone character is its own term
+    assert not set(tokenize("密签")) <= held  # bigrams keep order: not a bag of characters
+
+
+def test_identifiers_in_cjk_prose_stay_whole():
+    terms = tokenize("王磊用sign_ed25519()签名了v1.2.3版本，见#release标签和foo.bar模块")
+    assert {"sign_ed25519", "sign", "ed25519", "v1.2.3", "#release", "foo.bar"} <= set(terms)
+    assert {"王磊", "签名", "版本", "标签", "模块"} <= set(terms)
+    assert not [t for t in terms if "sign" in t and len(t) > len("sign_ed25519")]
+
+
+def test_japanese_punctuation_and_name_separators_split_runs():
+    terms = tokenize("「東京」・ジョン・スミス、会議。")
+    assert "東京" in terms and "ジョ" in terms and "スミ" in terms
+    assert not [t for t in terms if any(c in t for c in "「」・、。")]
+
+
+def test_thai_words_are_whole_runs_with_their_vowel_signs():
+    # Thai vowel signs and tone marks are not \w: before, ภาษาไทย fell apart at each one.
+    terms = tokenize("ภาษาไทยง่าย")
+    assert "ษา" in terms and "ง่" in terms and "่า" in terms
+    assert set(tokenize("ไทย")) <= set(terms)
+
+
+def test_korean_words_lose_their_particles():
+    doc = set(tokenize("서울 사무실에서 예산 회의를 했다. API를 썼고 예산회의록을 정리했다."))
+    assert {"서울", "사무", "무실", "예산", "회의", "api"} <= doc
+    assert "사무실에서" not in doc and "회의를" not in doc
+    assert set(tokenize("예산 회의")) <= doc  # the query form meets the inflected document
+    assert set(tokenize("회의록")) <= doc  # part of the compound 예산회의록, by its bigrams
+    assert tokenize("회의") == ["회의"]  # a two-syllable word keeps its last syllable (의)
+
+
+def test_both_tokenizer_paths_agree_on_cjk_text():
+    from memsearch import tokenize as tok
+
+    text = "用sign_ed25519()签名。晚饭吃了饺子 a饺b #東京 ภาษาไทย 서울에서"
+    assert tok.tokenize(text) == [t for raw in tok.raw_tokens(text) for t in tok._expansion(raw)]
+    assert list(tok.term_counts(text)) == list(dict.fromkeys(tok.tokenize(text)))

@@ -36,7 +36,9 @@ from memsearch.scan import NOTEBOOK_SUFFIXES
 #: Raised whenever the same file gives other chunks than before (boundaries, entities, aliases):
 #: an index made by an older chunker is then chunked again in full by the next run.
 #: 2: a note's own name among its entities; aliases its prose defines.
-CHUNKER_VERSION = 2
+#: 3: keyword terms of Chinese, Japanese, Thai as bigrams, Korean without particles (the terms
+#: are kept per chunk: an index made before would not meet the queries of the new tokenizer).
+CHUNKER_VERSION = 3
 
 STRATEGIES: dict[str, Callable[[Doc], list[Segment]]] = {
     "sections": sections.segments,

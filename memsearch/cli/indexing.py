@@ -29,7 +29,8 @@ from memsearch.errors import LockBusyError, MemsearchError
 )
 @click.option(
     "--embedder",
-    help="Embedder: minilm (offline default), ollama, ollama:nomic-embed-text:256, ..."
+    help="Embedder: minilm (offline default), e5-multilingual (extra [multilingual]), ollama,"
+    " ollama:nomic-embed-text:256, ..."
     " (default: $MEMSEARCH_EMBEDDER, else [index] embedder in memsearch.toml, else the index's own).",
 )
 @click.option(

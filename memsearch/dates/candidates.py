@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 
+from memsearch.dates.local import local_expressions
 from memsearch.dates.spans import (
     Span,
     day_span,
@@ -428,4 +429,8 @@ def find_candidates(query: str, now: datetime) -> list[Candidate]:
     for regex, handler in table:
         for m in regex.finditer(query):
             attempt(handler, m)
+    for e in local_expressions(query, now, tz):  # 2025年3月1日, 26 марта, 昨天, letzte Woche
+        found.append(
+            Candidate(e.start, e.end, e.lo, e.hi, e.kind, False, e.month, e.day, e.has_year, "", e.resolve)
+        )
     return found

@@ -10,6 +10,13 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime, timedelta, timezone, tzinfo
 
+from memsearch.dates.local import (
+    LOCAL_DATE_RE,
+    LOCAL_MONTH_YEAR_RE,
+    ends_in_cjk_date,
+    local_date,
+    local_month_year,
+)
 from memsearch.dates.vocabulary import MONTH, ORD, PATTERN_FLAGS, WEEKDAY, WEEKDAY_NUMBERS, month_number
 
 
@@ -130,7 +137,21 @@ def _from_month_year(m: re.Match[str]) -> datetime:
     return _build(int(m["y2"]), int(m["mo"]), 1, None)
 
 
-_PARSERS = ((_TEXT_RE, _from_text), (_NUMERIC_RE, _from_numeric), (_MONTH_YEAR_RE, _from_month_year))
+def _from_local(m: re.Match[str]) -> datetime:
+    return _build(*local_date(m), None)
+
+
+def _from_local_month_year(m: re.Match[str]) -> datetime:
+    return _build(*local_month_year(m), 1, None)
+
+
+_PARSERS = (
+    (_TEXT_RE, _from_text),
+    (_NUMERIC_RE, _from_numeric),
+    (_MONTH_YEAR_RE, _from_month_year),
+    (LOCAL_DATE_RE, _from_local),  # 2025年3月1日, 2025년 3월 1일, 1. März 2025, 26 de marzo de 2025
+    (LOCAL_MONTH_YEAR_RE, _from_local_month_year),
+)
 
 
 def _match_at(text: str, pos: int, *, whole: bool) -> tuple[datetime, int] | None:
@@ -147,7 +168,12 @@ def _match_at(text: str, pos: int, *, whole: bool) -> tuple[datetime, int] | Non
         end = m.end()
         if whole and end != len(text):
             continue
-        if not whole and end < len(text) and (text[end].isalnum() or text[end] == "_"):
+        if (
+            not whole
+            and end < len(text)
+            and (text[end].isalnum() or text[end] == "_")
+            and not ends_in_cjk_date(text, end)
+        ):
             continue
         try:
             value = build(m)
@@ -204,6 +230,9 @@ _DECORATION_RE = re.compile(
 )
 
 
+_LIST_NUMBER_BEFORE_RE = re.compile(r"(?<!\d)\d{1,2}\.\s+$")
+
+
 def find_leading_datetime(line: str) -> tuple[datetime, int] | None:
     """The date/time a line starts with, after optional markdown decoration.
 
@@ -217,6 +246,12 @@ def find_leading_datetime(line: str) -> tuple[datetime, int] | None:
         pos = start.end() if start else 0
         if pos >= len(line) or not (line[pos].isdigit() or line[pos].isalpha()):
             return None
+        # "## 26. März 2025": the day looks like the marker of a numbered list item.
+        marker = _LIST_NUMBER_BEFORE_RE.search(line, 0, pos)
+        if marker is not None:
+            day_first = _match_at(line[: marker.start() + 120], marker.start(), whole=False)
+            if day_first is not None:
+                return day_first
         return _match_at(line[: pos + 120], pos, whole=False)
     except Exception:
         return None

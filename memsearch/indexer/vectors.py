@@ -12,9 +12,16 @@ import numpy as np
 
 from memsearch.config import Settings
 from memsearch.embedders import choose_embedder, embedder_for, index_manifest_embedder
+from memsearch.embedders.base import (
+    MULTILINGUAL_EMBEDDER,
+    MULTILINGUAL_INSTALL,
+    NON_LATIN_ADVICE_SHARE,
+    is_multilingual,
+)
 from memsearch.index.embedding_cache import EmbeddingCache, EmbedOutcome, embed_texts_with_cache
 from memsearch.indexer.report import Progress
 from memsearch.paths import IndexLayout
+from memsearch.scripts import non_latin_share
 
 
 @dataclass
@@ -161,3 +168,25 @@ def embed_texts(
     ok_ids = [i for i in all_ids if outcome.ok[i]]
     rows = (ok_ids, outcome.vectors[outcome.ok]) if ok_ids and embedder is not None else None
     return Embedded(rows, outcome.embedded, outcome.reused, outcome.failed, outcome.error, info, note)
+
+
+#: How many chunks (spread over the run's) the language advice reads.
+ADVICE_SAMPLE_CHUNKS = 500
+
+
+def language_advice(texts: list[str], info: dict, vault: Path) -> str | None:
+    """A note for the index report when much of the text this run indexed is outside the Latin
+    script while the index's embedder knows only English (None otherwise, or with no embedder)."""
+    if not texts or not info.get("fingerprint") or is_multilingual(info.get("details")):
+        return None
+    # A sample spread over the run's chunks is enough for a share (a full first index reads 2 MB of
+    # text for 10k chunks: ~0.1 s of regex on its own).
+    share = non_latin_share(texts[:: max(1, len(texts) // ADVICE_SAMPLE_CHUNKS)])
+    if share < NON_LATIN_ADVICE_SHARE:
+        return None
+    return (
+        f"{share:.0%} of the letters indexed are outside the Latin script, but {info.get('spec')} knows"
+        f" only English: semantic search misses those notes (keyword search finds them); for a"
+        f" multilingual embedder, `{MULTILINGUAL_INSTALL}` and"
+        f" `memsearch index {vault} --embedder {MULTILINGUAL_EMBEDDER}`"
+    )
