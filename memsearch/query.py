@@ -36,9 +36,10 @@ class ParsedQuery:
     window: dates.TimeWindow | None
     entities: tuple[str, ...]  # entity keys named in the query
     filters: Filters = field(default_factory=Filters)
-    #: What each nickname or abbreviation of the query stands for (its entity key), searched as
-    #: keywords beside it. (Embedding the query with its glosses was measured too: it pulled the
-    #: entity's own note over the answer about as often as it helped.)
+    #: What each nickname or abbreviation of the query stands for (its entity key), and the
+    #: nicknames and abbreviations of each full name it writes, searched as keywords beside it.
+    #: (Embedding the query with its glosses was measured too: it pulled the entity's own note over
+    #: the answer about as often as it helped.)
     glosses: tuple[str, ...] = ()
 
 
@@ -81,11 +82,18 @@ def parse_query(
     # A nickname or abbreviation ("Amma", "WBH") shares no word with what it stands for, so the
     # query's words alone cannot reach notes that use the full name; "Priya" for "Priya Raman"
     # needs no gloss (and one would pull the person's own note over what the query asks).
-    glosses = tuple(
-        dict.fromkeys(
-            key
-            for written, key in named
-            if key != written and not set(tokenize(written)) & set(tokenize(key))
-        )
+    glosses = [
+        key for written, key in named if key != written and not set(tokenize(written)) & set(tokenize(key))
+    ]
+    # The other way round: a query that writes the full name ("put to sleep", "the autoclave") must
+    # reach notes that use the vault's abbreviation or nickname for it ("PTS", "Big Blue"). Its
+    # aliases share one word's weight, as one gloss, and only those sharing no word with the query.
+    words = set(tokenize(text))
+    for written, key in named:
+        if key == written:
+            others = [a for a in graph.aliases_of(key) if not set(tokenize(a)) & words]
+            if others:
+                glosses.append(" ".join(others))
+    return ParsedQuery(
+        text, keyword_text or text, now_dt, window, entities, filters, tuple(dict.fromkeys(glosses))
     )
-    return ParsedQuery(text, keyword_text or text, now_dt, window, entities, filters, glosses)

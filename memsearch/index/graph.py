@@ -57,6 +57,7 @@ class EntityGraph:
         self._chunks: dict[str, set[int]] = defaultdict(set)  # entity key -> chunk ids
         self._chunk_entities: dict[int, tuple[str, ...]] = {}
         self._aliases: dict[str, str] = {}  # alias key -> canonical key
+        self._reverse_aliases: dict[str, list[str]] | None = None  # canonical -> aliases, when asked
         self._resolved: dict[str, str] = {}  # name as written -> key (until the aliases change)
         # Query-side caches, valid until the next add or remove.
         self._id_arrays: dict[str, np.ndarray] = {}  # entity key -> its chunk ids, as an array
@@ -81,6 +82,7 @@ class EntityGraph:
             if a and c and a != c:
                 self._aliases[a] = c
                 self._resolved.clear()
+                self._reverse_aliases = None
 
     def add(self, chunk_id: int, entities: Iterable[str]) -> None:
         keys = tuple(dict.fromkeys(k for k in (self.resolve(e) for e in entities) if k))
@@ -119,6 +121,16 @@ class EntityGraph:
         counts.pop(key, None)
         return counts
 
+    def aliases_of(self, key: str) -> list[str]:
+        """The aliases that stand for ``key`` (the vault's nicknames and abbreviations of it)."""
+        reverse = self._reverse_aliases
+        if reverse is None:
+            reverse = defaultdict(list)
+            for alias, canonical in sorted(self._aliases.items()):
+                reverse[canonical].append(alias)
+            self._reverse_aliases = reverse
+        return reverse.get(key, [])
+
     def entities_of(self, chunk_id: int) -> tuple[str, ...]:
         return self._chunk_entities.get(chunk_id, ())
 
@@ -140,7 +152,7 @@ class EntityGraph:
             for span in range(min(MAX_ENTITY_WORDS, len(words) - i), 0, -1):
                 candidate = normalize(" ".join(words[i : i + span]))
                 key = self._aliases.get(candidate)
-                if key is not None or candidate in self._chunks:
+                if key is not None or candidate in self._chunks or self.aliases_of(candidate):
                     found.append((candidate, key or candidate))
                     i += span
                     break

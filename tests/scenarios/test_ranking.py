@@ -78,3 +78,21 @@ def test_a_glossary_nickname_reaches_the_notes_that_use_the_full_name(engine):
 
 def test_the_index_learns_prose_aliases(engine):
     assert engine.index.graph.resolve("Shed Brain") == "the garden controller board"
+
+
+def test_a_full_name_reaches_the_notes_that_use_its_nickname(engine):
+    """The autoclave's note says it is "Big Blue"; the entry says only "Big Blue"."""
+    ranked = [r.path for r in engine.search("autoclave", k=5, now=NOW, strategies=["keyword"]).results]
+    assert "journal/2023-03-07.md" in ranked
+    fused = engine.search("autoclave", k=5, now=NOW).results
+    assert "journal/2023-03-07.md" in [r.path for r in fused]
+
+
+def test_a_when_did_question_takes_no_recency_prior(engine):
+    """Asking when something happened is asking for that event however old: recency is no evidence.
+    A question about now, or one that names its time, still has the time strategy."""
+    when = engine.search("When did Big Blue die mid-cycle?", k=5, now=NOW)
+    assert "time" not in when.health.ran and "recency is no evidence" in when.health.skipped["time"]
+    assert when.results[0].path == "journal/2023-03-07.md"
+    assert "time" in engine.search("What's the clinic's phone number now?", k=5, now=NOW).health.ran
+    assert "time" in engine.search("What did I buy in May 2025?", k=5, now=NOW).health.ran
