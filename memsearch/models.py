@@ -268,6 +268,7 @@ class Evidence:
     missing_share: float | None = None
     coverage: float | None = None  # the keyword head's share of an ideal match of every term
     semantic_z: float | None = None
+    semantic_sample: int | None = None  # the vectors the standout was measured against
     window_entries: int | None = None  # dated chunks inside the query's window
     entities: int = 0  # known entities the query names
 

@@ -16,10 +16,14 @@ vault's score scale:
 ``strong``: the vault holds most of what the query asks, or a passage stands out in meaning, or
 the query's window holds entries. ``none``: not one informative word of the query is in the vault
 and nothing stands out in meaning, or nothing matched at all; such a response carries no results
-unless they are asked for. ``thin`` otherwise: results are shown, and their weakness is said.
+unless they are asked for. ``thin`` otherwise: results are shown, and their weakness is said. (A
+vault of a dozen passages cannot show a standout at all: there, a query none of whose words it uses
+is ``thin``, not ``none``.)
 """
 
 from __future__ import annotations
+
+import math
 
 from memsearch.models import Evidence, Signal
 
@@ -36,6 +40,14 @@ NEAR_Z = 3.5
 ALL_MISSING = 0.999
 
 
+def can_stand_out(evidence: Evidence) -> bool:
+    """Whether the standout could have shown: among n cosines the best stands at most sqrt(n - 1)
+    standard deviations above their mean, so in a vault of a dozen chunks no passage can reach
+    :data:`NEAR_Z`, and "nothing is close in meaning" is not known there."""
+    n = evidence.semantic_sample
+    return n is None or math.sqrt(max(n - 1, 0)) >= NEAR_Z
+
+
 def judge(evidence: Evidence) -> Signal:
     """The signal of one response, with the reason in words."""
     e = evidence
@@ -50,9 +62,17 @@ def judge(evidence: Evidence) -> Signal:
     if standout:
         return Signal(STRONG, f"a passage stands out in meaning ({z:.1f} sd above the vault at large)", e)
     missing_all = e.missing_share is not None and e.missing_share >= ALL_MISSING
-    if missing_all and (z is None or z < NEAR_Z) and not e.entities and not e.window_entries:
+    measurable = can_stand_out(e)
+    if missing_all and (z is None or z < NEAR_Z) and measurable and not e.entities and not e.window_entries:
         return Signal(
             NONE, "no informative word of the query is in the vault, and nothing is close in meaning", e
+        )
+    if not measurable:
+        return Signal(
+            THIN,
+            f"the vault holds too few passages ({e.semantic_sample}) to tell whether one stands out"
+            " in meaning",
+            e,
         )
     if e.missing_share is None:
         return Signal(THIN, "the query has no informative words, and nothing stands out in meaning", e)

@@ -394,7 +394,8 @@ def search_index(
             informative_terms=sum(1 for w in query_weights.values() if w >= 1.0),
             missing_share=missing_share,
             coverage=coverage.get("keyword"),
-            semantic_z=_standout(index, lists.get("semantic"), query_embedding.vector),
+            semantic_z=(z := _standout(index, lists.get("semantic"), query_embedding.vector)),
+            semantic_sample=index.vectors.background_size() if z is not None and index.vectors else None,
             window_entries=(
                 sum(1 for h in lists.get("time", ()) if h.score >= 1.0) if parsed.window else None
             ),

@@ -55,3 +55,13 @@ def test_the_signal_serialises_with_its_evidence():
     data = judge(Evidence(results=1, missing_share=0.123456)).to_dict()
     assert data["level"] in ("strong", "thin", "none")
     assert data["evidence"]["missing_share"] == 0.1235
+
+
+def test_a_vault_too_small_to_show_a_standout_is_thin_not_none():
+    """Among 12 cosines the best is at most sqrt(11) = 3.3 sd above their mean, below NEAR_Z: "nothing
+    is close in meaning" cannot be known, so the results are shown as thin."""
+    tiny = Evidence(results=5, informative_terms=2, missing_share=1.0, semantic_z=3.1, semantic_sample=12)
+    signal = judge(tiny)
+    assert signal.level == "thin" and "too few passages (12)" in signal.reason
+    big = Evidence(results=5, informative_terms=2, missing_share=1.0, semantic_z=3.1, semantic_sample=1024)
+    assert judge(big).level == "none"

@@ -239,6 +239,10 @@ class VectorIndex:
         cosines = np.einsum("ij,j->i", rows, np.asarray(query, dtype=np.float32))
         return float(cosines.mean()), float(cosines.std())
 
+    def background_size(self) -> int:
+        """How many vectors :meth:`background` measures a query against."""
+        return min(len(self), BACKGROUND_SAMPLE)
+
     def _allowed_rows(self, allowed: np.ndarray) -> np.ndarray:
         ids = np.flatnonzero(allowed[: len(self._row_of)])
         rows = self._row_of[ids]

@@ -96,3 +96,11 @@ def test_a_when_did_question_takes_no_recency_prior(engine):
     assert when.results[0].path == "journal/2023-03-07.md"
     assert "time" in engine.search("What's the clinic's phone number now?", k=5, now=NOW).health.ran
     assert "time" in engine.search("What did I buy in May 2025?", k=5, now=NOW).health.ran
+
+
+def test_in_a_vault_of_a_few_notes_an_unknown_word_is_thin_and_the_results_are_shown(engine):
+    """No passage of a handful can stand out in meaning, so absence of the query's words alone does not
+    hide the results (a paraphrase, or a question in another language, may still be answered)."""
+    response = engine.search("zanzibar quokka", k=5, now=NOW)
+    assert response.signal.level == "thin" and "too few passages" in response.signal.reason
+    assert response.results
