@@ -136,8 +136,7 @@ def forget(
             key = normalize_entity(entity)
             canonical = aliases.get(key, key)
             keys = {canonical, key} | {a for a, c in aliases.items() if c == canonical}
-            keys.add(normalize_entity(" ".join(words(entity))))  # "Quillon Vask's" -> the name
-            forget_now.add_entity(keys)
+            forget_now.add_entity(keys | _name_keys(entity))
         # The whole forget list applies (an earlier forget's files stay out of this commit too).
         forget = load_forget_list(home, vault)
         forget.merge(forget_now)
@@ -209,25 +208,38 @@ def list_forgotten(vault: str | Path, index_home: str | Path | None = None) -> t
     return out, entities
 
 
+def _name_keys(entity: str) -> set[str]:
+    """The keys a name is forgotten (and unforgotten) under: as written, and its words alone
+    ("Quillon Vask's" -> "quillon vask")."""
+    return {k for k in (normalize_entity(entity), normalize_entity(" ".join(words(entity)))) if k}
+
+
 def unforget(
     vault: str | Path,
     paths: list[str | Path] | tuple,
     *,
+    entity: str | None = None,
     index_home: str | Path | None = None,
     force: bool = False,
     lock_timeout: float | None = DEFAULT_LOCK_TIMEOUT,
 ) -> list[str]:
-    """Undo the forget of ``paths``: the next index run indexes them again from the vault.
+    """Undo the forget of ``paths`` and/or of ``entity`` (a name, or an alias of it, as it was
+    forgotten): the next index run indexes them again from the vault.
 
-    A path forgotten with ``--purge-history`` is refused unless ``force`` (its history cannot come
-    back; with ``force`` only the vault's file may be indexed again). Returns the paths unforgotten.
+    What was forgotten with ``--purge-history`` is refused unless ``force`` (its history cannot come
+    back; with ``force`` only the vault's files may be indexed again). A spelling that another
+    forgotten name shares stays forgotten. Returns what was unforgotten (paths, then ``entity``).
     """
     vault = check_vault(Path(vault))
     home = Path(index_home) if index_home else default_home(vault)
-    if not paths:
-        raise MemsearchError("nothing to unforget: name the forgotten files (`memsearch forget --list`)")
+    if not paths and not entity:
+        raise MemsearchError(
+            "nothing to unforget: name the forgotten files or --entity NAME (`memsearch forget --list`)"
+        )
     with index_lock(home, timeout=lock_timeout, what="memsearch unforget"):
         forget = load_forget_list(home, vault)
+        if entity:
+            _check_entity_forgotten(forget, entity, force)
         rels = [_relative(vault, p) for p in paths]
         for rel in rels:
             h = path_hash(rel)
@@ -246,12 +258,32 @@ def unforget(
             forget.paths.discard(h)
             forget.purged.discard(h)
             forget.names.pop(h, None)
+        if entity:
+            forget.remove_entity(_name_keys(entity))
+            rels.append(entity)
         # Both copies are written whole (the vault's copy without names): the path leaves both.
         atomic_write(IndexLayout(home).forget_list, forget.to_json(with_names=True))
         target = vault_forget_file(vault)
         if target.exists():
             atomic_write(target, forget.to_json(with_names=False))
         return rels
+
+
+def _check_entity_forgotten(forget: ForgetList, entity: str, force: bool) -> None:
+    hashes = {entity_hash(k) for k in _name_keys(entity)}
+    if not hashes & forget.entities:
+        raise MemsearchError(
+            f"{entity!r} is not a forgotten name (give it as it was forgotten, or an alias of it);"
+            " nothing was changed"
+        )
+    named = [g for g in forget.groups if g.entities & hashes]
+    purged = set().union(*(g.entities for g in named)) if named else hashes
+    if purged & forget.purged and not force:
+        raise MemsearchError(
+            f"{entity!r} was forgotten with --purge-history: what the index held of it is gone and"
+            " cannot come back; pass --force to let the vault's mentions be indexed again. Nothing"
+            " was changed"
+        )
 
 
 def _message(files: list[str], entity: str | None, chunks: int, purge: bool) -> str:

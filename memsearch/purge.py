@@ -163,6 +163,8 @@ def forget_everywhere(
     if touched or hidden:
         new_manifest = dict(manifest)
         new_manifest["files"] = dict(sorted(new_files.items()))
+        # The index now holds what these names leave (an unforget must bring their chunks back).
+        new_manifest["forgotten_names"] = forget.names_fingerprint()
         new_manifest["skipped"] = {
             p: (FORGOTTEN_REASON if forget.has_path(p) else r) for p, r in skipped.items()
         }

@@ -206,18 +206,21 @@ def forgotten(vault: str | Path, index_dir: str | Path | None = None) -> tuple[l
 
 def unforget(
     vault: str | Path,
-    paths: Sequence[str | Path],
+    paths: Sequence[str | Path] = (),
     *,
+    entity: str | None = None,
     index_dir: str | Path | None = None,
     force: bool = False,
     lock_timeout: float | None = DEFAULT_LOCK_TIMEOUT,
 ) -> list[str]:
-    """Undo :func:`forget` for ``paths``: the next index run indexes them again; returns them.
-
-    A path forgotten with ``purge_history`` is refused unless ``force`` (its history stays gone)."""
+    """Undo :func:`forget` for ``paths`` and/or ``entity``: the next index run indexes them again;
+    returns them. What was forgotten with ``purge_history`` is refused unless ``force`` (its
+    history stays gone)."""
     from memsearch.forget import unforget as run_unforget  # measured start-up cost (see above)
 
-    return run_unforget(vault, list(paths), index_home=index_dir, force=force, lock_timeout=lock_timeout)
+    return run_unforget(
+        vault, list(paths), entity=entity, index_home=index_dir, force=force, lock_timeout=lock_timeout
+    )
 
 
 def open_memory(

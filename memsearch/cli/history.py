@@ -141,18 +141,27 @@ def print_forgotten(vault: Path, index_dir: Path | None, as_json: bool) -> None:
 
 
 @click.command()
-@click.argument("paths", nargs=-1, required=True)
+@click.argument("paths", nargs=-1)
+@click.option("--entity", help="A forgotten name (as forgotten, or an alias of it) to index again.")
 @vault_options(positional=False)
 @click.option(
-    "--force", is_flag=True, help="Also a path forgotten with --purge-history (its history stays gone)."
+    "--force", is_flag=True, help="Also what was forgotten with --purge-history (its history stays gone)."
 )
 @wait_option()
 @exits_on_error
 def unforget(
-    paths: tuple[str, ...], vault: Path, index_dir: Path | None, force: bool, wait: float | None
+    paths: tuple[str, ...],
+    entity: str | None,
+    vault: Path,
+    index_dir: Path | None,
+    force: bool,
+    wait: float | None,
 ) -> None:
-    """Undo `memsearch forget PATH`: the next index run indexes PATH from the vault again."""
-    for rel in api().unforget(vault, paths, index_dir=index_dir, force=force, **lock_wait(wait)):
+    """Undo `memsearch forget PATH` or `forget --entity NAME`: the next index run indexes them again."""
+    if not paths and not entity:
+        raise click.UsageError("name the forgotten files (PATH...) or --entity NAME")
+    undone = api().unforget(vault, paths, entity=entity, index_dir=index_dir, force=force, **lock_wait(wait))
+    for rel in undone:
         click.echo(f"unforgot {rel}: the next `memsearch index` indexes it again")
 
 

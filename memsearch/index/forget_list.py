@@ -76,6 +76,17 @@ def name_variants(name: str) -> set[tuple[str, ...]]:
     return {parts, (parts[-1], *parts[:-1]), tuple(reversed(parts))}
 
 
+@dataclass(frozen=True)
+class EntityGroup:
+    """One entity forget, by hash: the keys it named and the spellings of them it looks for."""
+
+    entities: frozenset[str] = frozenset()
+    phrases: frozenset[str] = frozenset()
+
+    def __bool__(self) -> bool:
+        return bool(self.entities or self.phrases)
+
+
 @dataclass
 class ForgetList:
     paths: set[str] = field(default_factory=set)  # path_hash of each forgotten file
@@ -86,6 +97,9 @@ class ForgetList:
     #: path hash -> path, for forgets that were not purged (``forget --list`` names them; the
     #: commits still do). Kept in the index home only, never in the vault's copy.
     names: dict[str, str] = field(default_factory=dict)
+    #: Each entity forget's hashes together (its keys, its spellings), so that ``unforget --entity``
+    #: takes back one name's and leaves a spelling another forgotten name shares.
+    groups: list[EntityGroup] = field(default_factory=list)
 
     def __bool__(self) -> bool:
         return bool(self.paths or self.entities)
@@ -120,11 +134,50 @@ class ForgetList:
         return self.names_entity(entities, aliases) or self.mentions(text)
 
     def add_entity(self, keys: set[str]) -> None:
-        self.entities |= {entity_hash(k) for k in keys if k}
+        phrases = set()
         for key in keys:
             for parts in name_variants(key):
-                self.phrases.add(phrase_hash(parts))
+                phrases.add(phrase_hash(parts))
                 self.phrase_words.add(len(parts))
+        group = EntityGroup(frozenset(entity_hash(k) for k in keys if k), frozenset(phrases))
+        self.entities |= group.entities
+        self.phrases |= group.phrases
+        if group not in self.groups:
+            self.groups.append(group)
+
+    def names_fingerprint(self) -> str:
+        """What the forgotten names are, as one short hash ("" for none): an index built under
+        other names must look at every file again (an unforgotten name's chunks come back)."""
+        if not self.entities and not self.phrases:
+            return ""
+        return sha256_hex("names:" + ",".join(sorted(self.entities | self.phrases)))[:16]
+
+    def remove_entity(self, keys: set[str]) -> EntityGroup:
+        """Take back the forgets that named any of ``keys``: their entity hashes, and each of their
+        spellings no other forgotten name shares. Returns what was taken back (empty: none named them).
+
+        A forget recorded before groups were kept has none: the keys' own hashes and spellings go."""
+        wanted = {entity_hash(k) for k in keys if k}
+        matched = [g for g in self.groups if g.entities & wanted]
+        kept = [g for g in self.groups if not g.entities & wanted]
+        if matched:
+            entities = frozenset().union(*(g.entities for g in matched))
+            phrases = frozenset().union(*(g.phrases for g in matched))
+        else:
+            entities = frozenset(wanted & self.entities)
+            phrases = (
+                frozenset(phrase_hash(parts) for key in keys for parts in name_variants(key))
+                if entities
+                else frozenset()
+            )
+        still = frozenset().union(*(g.entities for g in kept)) if kept else frozenset()
+        shared = frozenset().union(*(g.phrases for g in kept)) if kept else frozenset()
+        taken = EntityGroup(entities - still, (phrases & self.phrases) - shared)
+        self.entities -= taken.entities
+        self.phrases -= taken.phrases
+        self.purged -= taken.entities
+        self.groups = kept
+        return taken
 
     def merge(self, other: ForgetList) -> None:
         self.paths |= other.paths
@@ -134,6 +187,9 @@ class ForgetList:
         self.purged |= other.purged
         for h, name in other.names.items():
             self.names.setdefault(h, name)
+        for group in other.groups:
+            if group not in self.groups:
+                self.groups.append(group)
 
     def to_json(self, *, with_names: bool) -> bytes:
         data: dict[str, Any] = {
@@ -143,6 +199,9 @@ class ForgetList:
             "phrases": sorted(self.phrases),
             "phrase_words": sorted(self.phrase_words),
             "purged": sorted(self.purged),
+            "entity_groups": [
+                {"entities": sorted(g.entities), "phrases": sorted(g.phrases)} for g in self.groups
+            ],
         }
         if with_names:
             data["names"] = {h: n for h, n in sorted(self.names.items()) if h in self.paths}
@@ -162,6 +221,15 @@ def read_forget_list(path: Path) -> ForgetList:
         return {v for v in value if isinstance(v, str)} if isinstance(value, list) else set()
 
     names = data.get("names") if isinstance(data.get("names"), dict) else {}
+    groups = []
+    for g in data.get("entity_groups", ()) if isinstance(data.get("entity_groups"), list) else ():
+        if isinstance(g, dict) and isinstance(g.get("entities"), list) and isinstance(g.get("phrases"), list):
+            groups.append(
+                EntityGroup(
+                    frozenset(v for v in g["entities"] if isinstance(v, str)),
+                    frozenset(v for v in g["phrases"] if isinstance(v, str)),
+                )
+            )
     lengths = data.get("phrase_words", ())
     return ForgetList(
         strings("paths"),
@@ -172,6 +240,7 @@ def read_forget_list(path: Path) -> ForgetList:
         else set(),
         strings("purged"),
         {h: n for h, n in names.items() if isinstance(h, str) and isinstance(n, str)},
+        groups,
     )
 
 

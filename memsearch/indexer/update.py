@@ -191,6 +191,11 @@ class Update:
         if self.full:
             unchanged: list[str] = []
             todo = list(files)
+        elif old_manifest.get("forgotten_names", "") != self.forget.names_fingerprint() and only is None:
+            # The forgotten names changed since the index was built (an unforget, or a forget list
+            # from the vault's copy): any file may hold chunks that now go or come back.
+            unchanged = []
+            todo = list(files)
         else:
             unchanged = [p for p, vf in files.items() if old_files.get(p, {}).get("sha256") == vf.sha256]
             same = set(unchanged)
@@ -344,6 +349,9 @@ class Update:
             "embedder_error": vec.error if all_gaps or vec.ran else None,
             "embedder_note": vec.note,
             "next_id": self.next_id,
+            "forgotten_names": (
+                self.forget.names_fingerprint() if only is None else old_manifest.get("forgotten_names", "")
+            ),
         }
         if not vec.ran and all_gaps:
             manifest["embedder_error"] = old_manifest.get("embedder_error")

@@ -250,3 +250,39 @@ def test_update_file_forgets_what_a_reindex_forgets(vault_copy):
     assert held == []
     index_vault(vault)
     assert not any(c.path == "journal/q5.md" for c in open_index(vault).index.chunks.values())
+
+
+def test_unforget_entity_takes_back_one_name_and_leaves_a_spelling_another_shares(vault_copy):
+    """`unforget --entity NAME` undoes `forget --entity NAME` (by hash: the forget list keeps no name);
+    a spelling of another forgotten name stays forgotten, and a purged name needs --force."""
+    vault = vault_copy
+    _write(vault, "journal/q1.md", "# Depot\n\nMet Quillon Vask at the depot about the brake pads.\n")
+    _write(vault, "journal/q2.md", "# Roster\n\nThe roster lists Orla Brennan for Tuesday evenings.\n")
+    index_vault(vault)
+    runner = CliRunner()
+
+    def found(query: str) -> list[str]:
+        index_vault(vault)
+        return _paths(open_index(vault).search(query, k=5))
+
+    for name in ("Quillon Vask", "Vask Quillon", "Orla Brennan"):  # two names share every spelling
+        assert runner.invoke(main, ["forget", "--entity", name, "--vault", str(vault)]).exit_code == 0
+    assert "journal/q1.md" not in found("brake pads at the depot")
+    undone = runner.invoke(main, ["unforget", "--entity", "Orla Brennan", "--vault", str(vault)])
+    assert undone.exit_code == 0, undone.output
+    assert "journal/q2.md" in found("roster Tuesday evenings")
+    # "Quillon Vask" taken back, "Vask Quillon" still forgotten: its spellings still drop the chunk.
+    assert runner.invoke(main, ["unforget", "--entity", "Quillon Vask", "--vault", str(vault)]).exit_code == 0
+    assert "journal/q1.md" not in found("brake pads at the depot")
+    assert runner.invoke(main, ["unforget", "--entity", "Vask Quillon", "--vault", str(vault)]).exit_code == 0
+    assert "journal/q1.md" in found("brake pads at the depot")
+    # a name never forgotten: said, non-zero; a purged one needs --force
+    never = runner.invoke(main, ["unforget", "--entity", "Nobody Here", "--vault", str(vault)])
+    assert never.exit_code == 1 and "not a forgotten name" in never.output
+    purge = ["forget", "--entity", "Orla Brennan", "--purge-history", "--vault", str(vault)]
+    assert runner.invoke(main, purge).exit_code == 0
+    refused = runner.invoke(main, ["unforget", "--entity", "Orla Brennan", "--vault", str(vault)])
+    assert refused.exit_code == 1 and "purge" in refused.output
+    forced = ["unforget", "--entity", "Orla Brennan", "--force", "--vault", str(vault)]
+    assert runner.invoke(main, forced).exit_code == 0
+    assert "journal/q2.md" in found("roster Tuesday evenings")
