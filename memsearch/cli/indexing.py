@@ -36,10 +36,22 @@ from memsearch.errors import LockBusyError, MemsearchError
     is_flag=True,
     help="Embed every chunk again, ignoring cached vectors (after the model changed under the same name).",
 )
+@click.option(
+    "--backend",
+    help="Where keyword and vector search run from now on: milvus://HOST:PORT, a Milvus Lite file"
+    " (PATH.db), or builtin (recorded in the index; default: the recorded one, else [backend] uri in"
+    " memsearch.toml, else builtin).",
+)
 @json_option("Print the report as JSON.")
 @exits_on_error
 def index(
-    vault: Path, index_dir: Path | None, no_embed: bool, embedder: str | None, reembed: bool, as_json: bool
+    vault: Path,
+    index_dir: Path | None,
+    no_embed: bool,
+    embedder: str | None,
+    reembed: bool,
+    backend: str | None,
+    as_json: bool,
 ) -> None:
     """Index VAULT (incremental over the embedding cache: unchanged text is never embedded twice)."""
     bar = ProgressBar() if sys.stderr.isatty() and not as_json else None
@@ -51,6 +63,7 @@ def index(
             embed=not no_embed,
             embedder=embedder,
             reembed=reembed,
+            backend=backend,
         )
     finally:
         if bar:
