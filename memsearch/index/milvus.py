@@ -423,6 +423,9 @@ class MilvusRetrieval:
         self.spec = spec
         self._down_until = 0.0
         self._down_why = ""
+        #: Rows of another vault that came back and were dropped (the filter keeps it at 0; a
+        #: check that does not trust the filter alone, and a count a test can read).
+        self.foreign_rows = 0
 
     def _client(self) -> Any:
         now = time.monotonic()
@@ -443,7 +446,7 @@ class MilvusRetrieval:
                 anns_field=field,
                 limit=k,
                 filter=expr,
-                output_fields=["chunk_id"],
+                output_fields=["chunk_id", "vault"],
                 search_params=params,
                 timeout=self.spec.timeout_s,
             )
@@ -455,7 +458,13 @@ class MilvusRetrieval:
             forget_client(self.spec)
             raise BackendUnavailableError(why) from exc
         self._down_until = 0.0
-        return [(int(h["entity"]["chunk_id"]), float(h["distance"])) for h in (got[0] if got else [])]
+        out = []
+        for h in got[0] if got else []:
+            if h["entity"].get("vault") != self.spec.vault_id:
+                self.foreign_rows += 1
+                continue
+            out.append((int(h["entity"]["chunk_id"]), float(h["distance"])))
+        return out
 
     def keyword_top(
         self,
