@@ -51,6 +51,11 @@ class MilvusProcess:
             time.sleep(0.1)
         raise AssertionError("Milvus Lite did not listen")
 
+    def start_again(self) -> MilvusProcess:
+        """The same data file on the same address, as a restarted deployment."""
+        self.server = None
+        return self.start()
+
     def kill(self) -> None:
         """SIGKILL: no goodbye to the clients (what a crash or an OOM kill looks like)."""
         proc = self.server._p

@@ -107,7 +107,8 @@ class BackendSpec:
     collection: str = DEFAULT_COLLECTION
     layout: str = "shared"
     partition_key: bool | None = None
-    timeout_s: float = 5.0
+    #: A search waits this long for Milvus before the built-in index answers instead.
+    timeout_s: float = 3.0
     pushed_commit: str | None = None
     pending: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)

@@ -30,6 +30,7 @@ import contextlib
 import hashlib
 import json
 import logging
+import math
 import threading
 import time
 from collections.abc import Iterable, Mapping
@@ -60,8 +61,49 @@ EMPTY_QUERY_ERROR = "Unsupported data type: 0"
 #: After Milvus failed, searches skip it for this long instead of each waiting out a timeout.
 RETRY_SECONDS = 30.0
 
+#: Each call to Milvus from a push (an upsert of a batch, a query of a window of ids) may take this long.
+SYNC_TIMEOUT_S = 60
+#: Retries of a failed call. pymilvus retries an unreachable server 75 times (3.5 minutes) unless
+#: told otherwise, and honours a timeout only when it is a whole number of seconds (measured: a
+#: search of a killed server with timeout=5.0 returned after 210 s).
+RETRIES = 2
+_RPCS = frozenset(
+    {
+        "query",
+        "upsert",
+        "delete",
+        "search",
+        "has_collection",
+        "describe_collection",
+        "create_collection",
+        "drop_collection",
+        "flush",
+        "compact",
+    }
+)
+
 _clients: dict[str, Any] = {}
 _clients_lock = threading.Lock()
+
+
+class _Bounded:
+    """A client whose every call gives up after ``timeout`` whole seconds and ``RETRIES`` retries."""
+
+    def __init__(self, client: Any, timeout: float) -> None:
+        self.raw = client
+        self.timeout = max(1, math.ceil(timeout))
+
+    def __getattr__(self, name: str) -> Any:
+        attr = getattr(self.raw, name)
+        if name not in _RPCS:
+            return attr
+
+        def bounded(*args: Any, **kwargs: Any) -> Any:
+            kwargs.setdefault("timeout", self.timeout)
+            kwargs.setdefault("retry_times", RETRIES)
+            return attr(*args, **kwargs)
+
+        return bounded
 
 
 def _pymilvus() -> Any:
@@ -78,15 +120,20 @@ def _pymilvus() -> Any:
     return pymilvus
 
 
-def client_for(spec: BackendSpec) -> Any:
-    """One client per URI for the process (a serve answering many vaults shares it)."""
+def client_for(spec: BackendSpec, timeout: float | None = None) -> Any:
+    """One client per URI for the process (a serve answering many vaults shares it); its calls give
+    up after ``timeout`` seconds (default the spec's)."""
+    return _Bounded(_raw_client(spec), timeout or spec.timeout_s)
+
+
+def _raw_client(spec: BackendSpec) -> Any:
     uri = spec.client_uri
     with _clients_lock:
         client = _clients.get(uri)
         if client is None:
             pymilvus = _pymilvus()
             try:
-                client = pymilvus.MilvusClient(uri=uri, timeout=spec.timeout_s)
+                client = pymilvus.MilvusClient(uri=uri, timeout=max(1, math.ceil(spec.timeout_s)))
             except Exception as exc:
                 raise BackendUnavailableError(f"Milvus at {spec.uri} did not answer ({_why(exc)})") from exc
             _clients[uri] = client
@@ -126,7 +173,9 @@ def _release_lite(path: str) -> None:
 
 
 def _why(exc: BaseException) -> str:
-    text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+    message = getattr(exc, "message", None)  # a MilvusException's own words, without its repr
+    raw = str(message if isinstance(message, str) and message else exc).strip()
+    text = raw.splitlines()[0] if raw else ""
     return f"{type(exc).__name__}: {text[:300]}" if text else type(exc).__name__
 
 
@@ -349,7 +398,8 @@ def sync(spec: BackendSpec, data: IndexData, shape: Settings, *, compact: bool =
     ``compact``: after deleting, ask Milvus to compact the collection (a deleted row's data stays in
     its segment until then; a forget asks for it)."""
     started = time.perf_counter()
-    client = client_for(spec)
+    client_for(spec).has_collection(spec.collection_name)  # a server that is down fails in seconds
+    client = client_for(spec, SYNC_TIMEOUT_S)
     dim = _dim(data, client, spec)
     ensure_collection(client, spec, dim)
     name = spec.collection_name
@@ -448,7 +498,6 @@ class MilvusRetrieval:
                 filter=expr,
                 output_fields=["chunk_id", "vault"],
                 search_params=params,
-                timeout=self.spec.timeout_s,
             )
         except BackendUnavailableError:
             raise
