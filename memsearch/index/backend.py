@@ -165,6 +165,19 @@ def parse_backend(
     value = (value or "").strip()
     if value in ("", BUILTIN):
         return None
+    if "?" in value:  # options in the URI: milvus://h:p?layout=per-vault&collection=c&vault_id=v
+        value, _, query = value.partition("?")
+        options = dict(part.partition("=")[::2] for part in query.split("&") if part)
+        unknown = sorted(set(options) - {"layout", "collection", "vault_id", "partition_key"})
+        if unknown:
+            raise ConfigError(
+                f"{where}: unknown option {unknown[0]!r} (layout, collection, vault_id, partition_key)"
+            )
+        layout = layout or options.get("layout") or None
+        collection = collection or options.get("collection") or None
+        vault_id = vault_id or options.get("vault_id") or None
+        if partition_key is None and "partition_key" in options:
+            partition_key = options["partition_key"].lower() in ("1", "true", "yes")
     if value.startswith("milvus://"):
         host_port = value[len("milvus://") :].rstrip("/")
         if not re.fullmatch(r"[A-Za-z0-9.\-\[\]:]+:\d{1,5}", host_port):
