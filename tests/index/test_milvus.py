@@ -210,3 +210,17 @@ def test_a_milvus_lite_file_is_a_backend_too(tmp_path, vault_copy):
     assert [r.path for r in response.results] == [r.path for r in built_in.results]
     milvus.forget_client(spec)
     assert json.loads((vault_copy / ".memsearch" / "backend.json").read_text())["uri"] == str(db)
+
+
+def test_update_file_reaches_the_collection_with_its_commit(server, vault_copy):
+    index_vault(vault_copy, backend=server.uri)
+    engine = open_index(vault_copy)
+    note = vault_copy / "journal" / "2025-03-14.md"
+    note.write_text("# 2025-03-14\n\nThe otter family moved under the boathouse.\n", encoding="utf-8")
+    engine.update_file(note)
+    assert engine.wait_for_embeddings(120)
+    spec = engine.retrieval.spec
+    rows = _rows(spec, 'path == "journal/2025-03-14.md"')
+    assert rows and {r["chunk_id"] for r in rows} <= set(engine.index.chunks)
+    assert read_backend(vault_copy / ".memsearch").pushed_commit == engine.index.commit
+    engine.close()
