@@ -239,6 +239,12 @@ def status(vault: Path, index_dir: Path | None, as_json: bool) -> None:
     click.echo(f"embedder  {emb.get('spec')} dim={emb.get('dim')} fingerprint={emb.get('fingerprint')}")
     if info["embedder_error"]:
         click.echo(f"degraded  {info['embedder_error']}")
+    backend = info.get("backend") or {}
+    if backend.get("name") == "milvus":
+        where = f"collection {backend['collection']}, vault {backend['vault_id']}"
+        click.echo(f"backend   milvus {backend['uri']} ({where})")
+        if backend.get("pending"):
+            click.echo(f"degraded  {backend['pending']}; the next `memsearch index` pushes it")
     for path, reason in info["skipped"].items():
         click.echo(f"skipped   {path}: {reason}")
 

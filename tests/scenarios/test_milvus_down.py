@@ -7,9 +7,11 @@ from __future__ import annotations
 import sys
 
 import pytest
+from click.testing import CliRunner
 from milvus_server import MilvusProcess, require_milvus
 
 from memsearch.api import index_vault, open_index
+from memsearch.cli import main
 from memsearch.index.backend import read_backend
 from memsearch.tool import memory_search
 
@@ -64,6 +66,8 @@ def test_killed_mid_index_records_the_push_and_the_next_run_catches_up(server, v
     assert read_backend(home).pending
     engine = open_index(vault_copy)
     assert engine.status()["backend"]["pending"]
+    shown = CliRunner().invoke(main, ["status", "--vault", str(vault_copy)])
+    assert "backend   milvus " in shown.output and "the next `memsearch index` pushes it" in shown.output
     response = engine.search("heron marsh pond", k=3)
     assert response.results[0].path == "journal/2025-03-12.md" and response.health.degraded
     # Milvus back (same data, same address): the next run pushes what was pending, unasked
