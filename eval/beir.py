@@ -262,7 +262,7 @@ def main(args: Any, backend: Backend | None = None) -> dict[str, Any]:
     summary = evaluate(
         data,
         query_ids,
-        backend or harness.MemsearchBackend(),
+        backend or harness.MemsearchBackend(search_backend=getattr(args, "backend", None)),
         settings,
         work_dir,
         args.strategies,

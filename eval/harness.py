@@ -242,7 +242,9 @@ def throttled_progress(every_seconds: float = 20.0) -> Callable[[str, int, int],
 class MemsearchBackend:
     """The real engine: ``memsearch.api.index_vault`` and ``open_index``."""
 
-    def __init__(self, progress: Callable[..., Any] | None = None):
+    def __init__(self, progress: Callable[..., Any] | None = None, search_backend: str | None = None):
+        #: where keyword and vector search run (``--backend``: a Milvus URI or Lite file); None: built in
+        self.search_backend = search_backend
         try:
             from memsearch import api
         except ImportError as exc:  # pragma: no cover - depends on the engine being installed
@@ -279,6 +281,17 @@ class MemsearchBackend:
         )
 
     def open(self, vault: Path, settings: Any, index_dir: Path) -> Any:
+        if self.search_backend or (index_dir / "backend.json").exists():
+            # the backend chosen for this run (an index reused from the cache may have recorded another);
+            # pushing the collection when it is not level with the index yet
+            start = time.perf_counter()
+            report = self.api.index_vault(
+                vault, settings, index_dir=index_dir, backend=self.search_backend or "builtin"
+            )
+            for note in getattr(report, "notes", ()):
+                log(f"WARNING {vault}: {note}")
+            seconds = time.perf_counter() - start
+            log(f"{vault}: backend {self.search_backend or 'builtin'} ready in {seconds:.1f}s")
         return self.api.open_index(vault, settings, index_dir=index_dir)
 
 

@@ -473,7 +473,7 @@ def main(args: Any, backend: Backend | None = None) -> dict[str, Any]:
     meta = harness.run_metadata("locomo", data_path, content_hash, settings, args)
     summary = evaluate(
         convs,
-        backend or harness.MemsearchBackend(),
+        backend or harness.MemsearchBackend(search_backend=getattr(args, "backend", None)),
         settings,
         work_dir,
         args.strategies,

@@ -57,6 +57,11 @@ def common(parser: argparse.ArgumentParser, strategies: bool = True) -> None:
     parser.add_argument(
         "--per-query", action="store_true", help="also write every query's outcome to the JSON"
     )
+    parser.add_argument(
+        "--backend",
+        help="where keyword and vector search run: milvus://HOST:PORT or a Milvus Lite PATH.db, with"
+        " ?layout=per-vault|shared (default: the built-in indexes); docs/milvus.md",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from memsearch.errors import IndexMissingError, MemsearchError
-from memsearch.index import in_memory
+from memsearch.index import in_memory, loading
 from memsearch.index.forget_list import (
     ForgetList,
     entity_hash,
@@ -51,6 +51,7 @@ from memsearch.indexer import open_for_write
 from memsearch.lock import DEFAULT_LOCK_TIMEOUT, index_lock
 from memsearch.paths import IndexLayout, atomic_write, default_home
 from memsearch.purge import ForgetReport, forget_everywhere, mark_pending, signal_inbox
+from memsearch.retrieval import push
 from memsearch.scan import check_vault
 
 
@@ -162,6 +163,11 @@ def forget(
         report.not_found = not_found
         if warning:
             report.warnings.append(warning)
+        # the backend's collection too: the forgotten rows are deleted from it now, not next run
+        head = repo.head()
+        behind = push(home, lambda: loading.load_commit(home, head), head, compact=True) if head else None
+        if behind:
+            report.warnings.append(f"{behind}; the next `memsearch index` deletes the forgotten rows there")
         return report
 
 

@@ -14,6 +14,7 @@ An index home holds::
     forgotten.json         the forget list's index copy (memsearch.forget)
     purge-pending.json     a history purge not finished yet (memsearch.forget)
     serve.json             a running `memsearch serve` (memsearch.client, memsearch.server)
+    backend.json           the keyword and vector backend, if not built in (memsearch.index.backend)
     lock                   the write lock (memsearch.lock)
 
 Each path is named here once; the module beside it is the only one that reads or writes it. This
@@ -192,6 +193,10 @@ class IndexLayout:
     @property
     def server_file(self) -> Path:
         return self.home / "serve.json"
+
+    @property
+    def backend(self) -> Path:
+        return self.home / "backend.json"
 
     @property
     def lock(self) -> Path:

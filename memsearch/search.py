@@ -14,6 +14,7 @@ import numpy as np
 from memsearch.config import Settings
 from memsearch.errors import QueryError
 from memsearch.fusion import Fused, FusedList, list_confidence, max_possible, rrf
+from memsearch.index.backend import Retrieval
 from memsearch.index.in_memory import IndexData
 from memsearch.models import (
     Chunk,
@@ -28,6 +29,7 @@ from memsearch.models import (
 from memsearch.query import Filters, ParsedQuery
 from memsearch.query_terms import asks_for_current, asks_for_event, informative, term_weights
 from memsearch.resonance import NONE, Evidence, judge
+from memsearch.retrieval import BackendCall
 
 STRATEGIES: tuple[str, ...] = ("semantic", "keyword", "graph", "time")
 #: Recency with no date in the query is a prior, not evidence: it only reorders what the
@@ -179,8 +181,10 @@ def search_index(
     explain: bool = False,
     strategies: Sequence[str] | None = None,
     all_results: bool = False,
+    retrieval: Retrieval | None = None,
 ) -> SearchResponse:
-    """Run one query against a loaded index.
+    """Run one query against a loaded index (``retrieval``: the vault's keyword and vector backend,
+    default the built-in indexes; :mod:`memsearch.retrieval`).
 
     1. filter: a mask over chunk ids from territory, fact type, entities, since/until
     2. retrieve: each strategy ranks up to ``settings.top_n`` chunks
@@ -226,10 +230,11 @@ def search_index(
     timings["filter"] = _ms(t)
 
     # 2. retrieve
+    backend = BackendCall(retrieval, index)
     if "semantic" in wanted:
         t = time.perf_counter()
         if query_embedding.vector is not None and index.vectors is not None and len(index.vectors):
-            lists["semantic"] = index.vectors.search(query_embedding.vector, top_n, allowed)
+            lists["semantic"] = backend.vector_top(query_embedding.vector, top_n, allowed, parsed.filters)
             ran.append("semantic")
             gaps = len(index.manifest.get("gaps", []))
             if gaps:
@@ -257,7 +262,7 @@ def search_index(
             # a keyword hit on it would be won by scaffolding alone.
             skipped["keyword"] = "the query has only question-form words (what happened, tell me ...)"
         elif query_weights:
-            lists["keyword"] = index.keyword.search(query_weights, top_n, allowed, tie_key=vault_order)
+            lists["keyword"] = backend.keyword_top(query_weights, top_n, allowed, parsed.filters, vault_order)
             total, missing = index.keyword.query_weight(query_weights)
             top = lists["keyword"][0].score if lists["keyword"] else 0.0
             coverage["keyword"] = min(1.0, top / total) if total > 0 else 0.0
@@ -409,9 +414,9 @@ def search_index(
         ran=tuple(ran),
         failed=failed,
         skipped=skipped,
-        degraded=bool(failed) or bool(index.manifest.get("gaps")),
+        degraded=bool(failed) or bool(index.manifest.get("gaps")) or backend.degraded,
         index_built_at=index.manifest.get("built_at"),
-        notes=tuple(notes),
+        notes=(*notes, *backend.notes),
         timings_ms=timings,
     )
     return SearchResponse(parsed.text, tuple(results), health, signal=signal)

@@ -49,6 +49,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "memsearch.indexer",
             "memsearch.query",
             "memsearch.search",
+            "memsearch.retrieval",
             "memsearch.doctor",
             "memsearch.forget",
             "memsearch.opening",

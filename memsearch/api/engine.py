@@ -27,6 +27,7 @@ from memsearch.models import SearchResponse
 from memsearch.paths import default_home
 from memsearch.preload import EmbedderPreload
 from memsearch.query import Filters, as_datetime, parse_query
+from memsearch.retrieval import open_retrieval, pending
 from memsearch.scan import check_vault
 from memsearch.search import STRATEGIES, QueryEmbedding, search_index
 
@@ -78,6 +79,9 @@ class Memsearch:
             self._preload = EmbedderPreload(self.index_home, self.vault)
         self.index = loading.load(self.index_home, at)
         self.at = at
+        #: The keyword and vector backend recorded in the index (None: the built-in indexes); a
+        #: past revision is searched in the built-in indexes, which hold it as it was.
+        self.retrieval = open_retrieval(self.index_home) if at is None else None
         self._embedder_down: tuple[float, str] | None = None  # (when, why) the embedder last failed
         #: What update_file changed ahead of the repository, and the thread that commits it.
         self.writes = Writes(self)
@@ -206,6 +210,7 @@ class Memsearch:
                 explain=explain,
                 strategies=wanted,
                 all_results=all_results,
+                retrieval=self.retrieval,
             )
             why = None if response.results or filters.is_empty() else self._filter_reason(filters)
         if why:  # say which filter left nothing, not only that nothing matched
@@ -340,6 +345,20 @@ class Memsearch:
             "skipped": manifest.get("skipped", {}),
             "index_bytes": size,
             "commit": self.index.commit,
+            "backend": self._backend_status(),
+        }
+
+    def _backend_status(self) -> dict[str, Any]:
+        """Where keyword and vector search run, and whether its collection is behind the index."""
+        spec = getattr(self.retrieval, "spec", None)
+        if spec is None:
+            return {"name": "builtin"}
+        return {
+            "name": "milvus",
+            "uri": spec.uri,
+            "collection": spec.collection_name,
+            "vault_id": spec.vault_id,
+            "pending": pending(self.index_home),
         }
 
 

@@ -45,6 +45,7 @@ def index_vault(
     *,
     paths: Sequence[str | Path] | None = None,
     lock_timeout: float | None = DEFAULT_LOCK_TIMEOUT,
+    backend: str | None = None,
 ) -> IndexReport:
     """Bring a vault's index up to date: only what changed is indexed again, as one commit.
 
@@ -52,6 +53,8 @@ def index_vault(
     ``$MEMSEARCH_EMBEDDER``, the vault config, or the embedder the index was built with.
     ``reembed``: embed every chunk again, ignoring the cache. ``paths``: only these files
     (a missing one is removed). ``lock_timeout``: seconds to wait for another writer.
+    ``backend``: where keyword and vector search run from now on (``milvus://HOST:PORT``, a Milvus
+    Lite ``*.db`` file, or ``builtin``); recorded in the index, so every later search uses it.
     """
     from memsearch.indexer import index_vault as _index_vault
 
@@ -66,6 +69,7 @@ def index_vault(
         reembed=reembed,
         paths=paths,
         lock_timeout=lock_timeout,
+        backend=backend,
     )
 
 

@@ -245,6 +245,12 @@ class Writes:
             self.engine.index,
             embed_query=self.engine.query_vector,
         )
+        from memsearch.retrieval import push
+
+        with index_lock(self.index_home, timeout=None, what="memsearch update_file"):
+            behind = push(self.index_home, self.engine.index, self.engine.index.commit)
+        if behind:
+            _log.warning("memsearch: %s; the next commit or index run pushes it", behind)
 
     def _refresh_locked(self) -> None:
         """Another writer committed since this engine loaded: load its commit, redo the previews."""

@@ -38,10 +38,22 @@ from memsearch.errors import LockBusyError, MemsearchError
     is_flag=True,
     help="Embed every chunk again, ignoring cached vectors (after the model changed under the same name).",
 )
+@click.option(
+    "--backend",
+    help="Where keyword and vector search run from now on: milvus://HOST:PORT, a Milvus Lite file"
+    " (PATH.db), or builtin (recorded in the index; default: the recorded one, else [backend] uri in"
+    " memsearch.toml, else builtin).",
+)
 @json_option("Print the report as JSON.")
 @exits_on_error
 def index(
-    vault: Path, index_dir: Path | None, no_embed: bool, embedder: str | None, reembed: bool, as_json: bool
+    vault: Path,
+    index_dir: Path | None,
+    no_embed: bool,
+    embedder: str | None,
+    reembed: bool,
+    backend: str | None,
+    as_json: bool,
 ) -> None:
     """Index VAULT (incremental over the embedding cache: unchanged text is never embedded twice)."""
     bar = ProgressBar() if sys.stderr.isatty() and not as_json else None
@@ -53,6 +65,7 @@ def index(
             embed=not no_embed,
             embedder=embedder,
             reembed=reembed,
+            backend=backend,
         )
     finally:
         if bar:
@@ -230,6 +243,12 @@ def status(vault: Path, index_dir: Path | None, as_json: bool) -> None:
     click.echo(f"embedder  {emb.get('spec')} dim={emb.get('dim')} fingerprint={emb.get('fingerprint')}")
     if info["embedder_error"]:
         click.echo(f"degraded  {info['embedder_error']}")
+    backend = info.get("backend") or {}
+    if backend.get("name") == "milvus":
+        where = f"collection {backend['collection']}, vault {backend['vault_id']}"
+        click.echo(f"backend   milvus {backend['uri']} ({where})")
+        if backend.get("pending"):
+            click.echo(f"degraded  {backend['pending']}; the next `memsearch index` pushes it")
     for path, reason in info["skipped"].items():
         click.echo(f"skipped   {path}: {reason}")
 

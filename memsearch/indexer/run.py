@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 import time
 from collections.abc import Iterable
@@ -11,6 +12,8 @@ from typing import Any
 
 from memsearch.config import Settings
 from memsearch.index import snapshots
+from memsearch.index.backend import backend_from_config, parse_backend, read_backend
+from memsearch.index.loading import head_commit
 from memsearch.indexer.report import IndexReport, Progress
 from memsearch.indexer.update import Update
 from memsearch.indexer.writer import (
@@ -19,6 +22,7 @@ from memsearch.indexer.writer import (
 )
 from memsearch.lock import DEFAULT_LOCK_TIMEOUT, index_lock
 from memsearch.paths import check_home, default_home, tighten_private_dir
+from memsearch.retrieval import push, record_backend
 from memsearch.scan import (
     check_vault,
     walk_order,
@@ -60,6 +64,7 @@ def index_vault(
     lock_timeout: float | None = DEFAULT_LOCK_TIMEOUT,
     what: str = "memsearch index",
     keep: list | None = None,
+    backend: str | None = None,
 ) -> IndexReport:
     """Bring the vault's index up to date: only what changed is chunked, embedded and committed.
 
@@ -77,6 +82,11 @@ def index_vault(
     ``keep``: a one-item list holding the index this run ended with (or None); passed again, it
     spares the next run loading the last commit's snapshot when that commit is still the last
     (``watch`` keeps its index between batches this way).
+
+    ``backend``: where the keyword and vector strategies run from now on (``milvus://HOST:PORT``,
+    a Milvus Lite ``*.db`` file, or ``builtin``), recorded in the index home; without it, the one
+    recorded, else ``[backend]`` in ``memsearch.toml``. The backend's collection is brought level
+    with the index after the run; what cannot be pushed is recorded and pushed by the next run.
     """
     started = time.perf_counter()
     vault = check_vault(vault)
@@ -85,7 +95,14 @@ def index_vault(
     check_home(index_home)  # refused as it is found: making it 0700 now would hide a swap
     tighten_private_dir(index_home)
     _exclude_from_vault_git(vault, index_home)
+    chosen = parse_backend(backend, vault) if backend is not None else None
     with index_lock(index_home, timeout=lock_timeout, what=what):
+        if backend is not None:
+            record_backend(index_home, chosen)
+        elif read_backend(index_home) is None:
+            configured = backend_from_config(vault)
+            if configured is not None:
+                record_backend(index_home, configured)
         live = keep[0] if keep else None
         if keep:
             keep[0] = None  # changed in place below: kept again only if the run completes
@@ -110,6 +127,11 @@ def index_vault(
         # signals: new memories that match a standing interest (after_index never raises); a run
         # that changed nothing hands over a loader, called only if earlier matches wait for a retry
         after_index(vault, index_home, settings, run.data if run.loaded else lambda: run.data)
+        # the backend's collection, derived from the index (never raises: what failed is pending)
+        behind = push(index_home, run.data if run.loaded else lambda: run.data, head_commit(index_home))
+        if behind:
+            note = f"{behind}; searches use the built-in indexes meanwhile, the next index run pushes it"
+            report = dataclasses.replace(report, notes=(*report.notes, note))
     return report
 
 

@@ -1,0 +1,85 @@
+"""Choosing a backend: the values ``--backend`` and ``[backend]`` take, and the record in the index home."""
+
+from __future__ import annotations
+
+import pytest
+
+from memsearch.errors import ConfigError
+from memsearch.index.backend import (
+    BackendSpec,
+    backend_from_config,
+    default_vault_id,
+    parse_backend,
+    read_backend,
+    write_backend,
+)
+
+
+def test_uris_and_options(tmp_path):
+    vault = tmp_path / "v"
+    vault.mkdir()
+    assert parse_backend("builtin", vault) is None and parse_backend("", vault) is None
+    server = parse_backend("milvus://db.internal:19530", vault)
+    assert server.client_uri == "http://db.internal:19530" and not server.is_lite
+    assert server.uses_partition_key and server.collection_name == "memsearch"
+    assert server.vault_id == default_vault_id(vault) == default_vault_id(tmp_path / "v" / ".." / "v")
+    lite = parse_backend(str(tmp_path / "m.db"), vault)
+    assert lite.is_lite and not lite.uses_partition_key and lite.client_uri == str(tmp_path / "m.db")
+    per = parse_backend("milvus://h:1?layout=per-vault&vault_id=agent-7&collection=mem", vault)
+    assert per.collection_name == "mem_agent_7" and per.vault_id == "agent-7" and not per.uses_partition_key
+
+
+@pytest.mark.parametrize(
+    ("value", "says"),
+    [
+        ("opensearch://h:9200", "neither milvus://HOST:PORT nor a Milvus Lite file"),
+        ("milvus://nohost", "is not milvus://HOST:PORT"),
+        ("milvus://h:1?layout=sideways", "layout 'sideways' must be one of shared, per-vault"),
+        ("milvus://h:1?shards=3", "unknown option 'shards'"),
+        ("milvus://h:1?vault_id=a b", "vault_id 'a b' may hold only"),
+        ("milvus://h:1?collection=9x", "collection '9x' must be"),
+    ],
+)
+def test_bad_values_name_the_argument_and_what_to_do(tmp_path, value, says):
+    with pytest.raises(ConfigError, match="--backend") as caught:
+        parse_backend(value, tmp_path)
+    assert says in str(caught.value)
+
+
+def test_the_vault_config_and_the_record(tmp_path):
+    vault = tmp_path / "v"
+    vault.mkdir()
+    assert backend_from_config(vault) is None
+    (vault / "memsearch.toml").write_text(
+        '[backend]\nuri = "milvus://h:19530"\nlayout = "per-vault"\nvault_id = "a1"\npartition_key = false\n',
+        encoding="utf-8",
+    )
+    spec = backend_from_config(vault)
+    assert (spec.uri, spec.layout, spec.vault_id, spec.partition_key) == (
+        "milvus://h:19530",
+        "per-vault",
+        "a1",
+        False,
+    )
+    home = tmp_path / "home"
+    home.mkdir()
+    assert read_backend(home) is None
+    spec.pending = "Milvus at milvus://h:19530: down"
+    write_backend(home, spec)
+    assert read_backend(home) == spec
+    write_backend(home, None)
+    assert read_backend(home) is None
+    (home / "backend.json").write_text("{not json", encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"backend.json: cannot read the recorded backend"):
+        read_backend(home)
+
+
+def test_an_unreadable_record_leaves_search_on_the_built_in_indexes(tmp_path):
+    from memsearch.retrieval import open_retrieval
+
+    (tmp_path / "backend.json").write_text("[]", encoding="utf-8")
+    assert open_retrieval(tmp_path) is None
+    (tmp_path / "backend.json").write_text("{oops", encoding="utf-8")
+    assert open_retrieval(tmp_path) is None
+    write_backend(tmp_path, BackendSpec(uri="milvus://h:1", vault_id="x"))
+    assert open_retrieval(tmp_path).spec.vault_id == "x"

@@ -1,0 +1,226 @@
+"""The keyword and vector strategies on a real Milvus (Milvus Lite 2.5.1), against the built-in indexes.
+
+Rank equality for the vector strategy (FLAT in Milvus, HNSW here: exact on a vault this small);
+the keyword strategy's agreement measured (overlap@10 and score ratio; docs/milvus.md); the
+collection kept level with the index: full build, incremental upsert and delete by chunk id, forget,
+dropped and rebuilt without embedding again.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+from milvus_server import MilvusProcess, require_milvus
+
+from memsearch.api import forget, index_vault, open_index
+from memsearch.errors import ConfigError
+from memsearch.index.backend import BUILTIN_RETRIEVAL, read_backend
+from memsearch.query import Filters
+from memsearch.query_terms import term_weights
+from memsearch.search import filter_mask
+
+require_milvus()
+
+from memsearch.index import milvus  # noqa: E402  (after the skip: it needs nothing, its use does)
+
+QUERIES = [
+    "ed25519 signing key",
+    "who is Ed Kowalski",
+    "red flag in the ledger",
+    "the covenant principles",
+    "what tools do I have",
+    "the long key chapter",
+    "archive of 2024",
+    "session one notes",
+]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    proc = MilvusProcess(tmp_path_factory.mktemp("milvus") / "m.db").start()
+    yield proc
+    milvus.close_clients()
+    proc.stop()
+
+
+@pytest.fixture(scope="module")
+def milvus_vault(tmp_path_factory, server) -> Path:
+    """The fixture vault indexed with the Milvus backend (its own collection: exact BM25 statistics)."""
+    vault = tmp_path_factory.mktemp("mv") / "vault"
+    shutil.copytree(Path(__file__).parent.parent / "fixtures" / "vault", vault)
+    (vault / "memsearch.toml").write_text(
+        f'[backend]\nuri = "{server.uri}"\nlayout = "per-vault"\nvault_id = "fixture"\n', encoding="utf-8"
+    )
+    report = index_vault(vault)
+    assert not [n for n in report.notes if "Milvus" in n], report.notes
+    return vault
+
+
+def _rows(spec, expr: str) -> list[dict]:
+    return milvus.query_rows(milvus.client_for(spec), spec.collection_name, expr, ["chunk_id", "path"])
+
+
+def test_the_index_records_the_backend_from_the_vault_config(milvus_vault, server):
+    spec = read_backend(milvus_vault / ".memsearch")
+    assert spec is not None and spec.uri == server.uri and spec.collection_name == "memsearch_fixture"
+    engine = open_index(milvus_vault)
+    assert engine.status()["backend"]["name"] == "milvus"
+    assert engine.status()["backend"]["pending"] is None
+    # every chunk of the index is a row, and no other
+    rows = _rows(spec, 'vault == "fixture"')
+    assert sorted(r["chunk_id"] for r in rows) == sorted(engine.index.chunks)
+
+
+def test_vector_ranks_equal_between_backends(milvus_vault):
+    engine = open_index(milvus_vault)
+    index = engine.index
+    n = len(index.chunks)
+    filters = [
+        Filters(),
+        Filters(territory="journal/"),
+        Filters(fact_type="world"),
+        Filters(entities=("Ed Kowalski",)),
+    ]
+    compared = 0
+    for query in QUERIES:
+        vector, why = engine.query_vector(query)
+        assert vector is not None, why
+        for f in filters:
+            allowed = filter_mask(index, f)
+            built_in = BUILTIN_RETRIEVAL.vector_top(index, vector, n, allowed, f)
+            remote = engine.retrieval.vector_top(index, vector, n, allowed, f)
+            assert [h.chunk_id for h in remote] == [h.chunk_id for h in built_in], (query, f)
+            np.testing.assert_allclose([h.score for h in remote], [h.score for h in built_in], atol=1e-5)
+            compared += len(built_in)
+    assert compared > 100
+
+
+def _keyword_lists(engine, query: str, f: Filters, k: int = 10):
+    index = engine.index
+    weights = term_weights(query)
+    allowed = filter_mask(index, f)
+    return (
+        BUILTIN_RETRIEVAL.keyword_top(index, weights, k, allowed, f, None),
+        engine.retrieval.keyword_top(index, weights, k, allowed, f, None),
+    )
+
+
+def test_keyword_agreement_is_measured_and_exact_on_a_vault_of_its_own(milvus_vault):
+    """The same terms, weights and BM25 (memsearch's terms given to Milvus, k1 scaled for the repeats):
+    on a collection of its own, the lists agree; the figures go to docs/milvus.md."""
+    engine = open_index(milvus_vault)
+    overlaps = []
+    for query in QUERIES:
+        for f in (Filters(), Filters(territory="reference/")):
+            built_in, remote = _keyword_lists(engine, query, f)
+            a, b = [h.chunk_id for h in built_in], [h.chunk_id for h in remote]
+            overlaps.append(len(set(a) & set(b)) / max(len(a), len(b)) if a or b else 1.0)
+            # same scores, so same ranks up to ties
+            got = {h.chunk_id: h.score for h in remote}
+            for h in built_in:
+                if h.chunk_id in got:
+                    assert got[h.chunk_id] == pytest.approx(h.score, rel=1e-4), (query, h)
+    print(f"keyword overlap@10, {len(overlaps)} lists: mean {np.mean(overlaps):.3f} min {min(overlaps):.3f}")
+    assert min(overlaps) == 1.0
+
+
+def test_search_answers_the_same_through_either_backend(milvus_vault):
+    engine = open_index(milvus_vault)
+    for query in QUERIES:
+        remote = engine.search(query, k=10, all_results=True)
+        retrieval, engine.retrieval = engine.retrieval, None
+        try:
+            built_in = engine.search(query, k=10, all_results=True)
+        finally:
+            engine.retrieval = retrieval
+        assert not remote.health.degraded and not remote.health.notes
+        assert [(r.path, r.start_line) for r in remote.results] == [
+            (r.path, r.start_line) for r in built_in.results
+        ], query
+        scores = [r.score for r in built_in.results]
+        assert [r.score for r in remote.results] == pytest.approx(scores, abs=1e-3)
+
+
+def test_incremental_updates_deletes_and_forget_reach_the_collection(tmp_path, server, vault_copy):
+    report = index_vault(vault_copy, backend=server.uri)
+    spec = read_backend(vault_copy / ".memsearch")
+    before = {r["chunk_id"]: r["path"] for r in _rows(spec, f'vault == "{spec.vault_id}"')}
+    assert len(before) == report.chunks
+    # an edited file: its old rows go, its new ones come; the rest are not sent again
+    tools = vault_copy / "system" / "tools.md"
+    tools.write_text(tools.read_text(encoding="utf-8") + "\n\nZanzibar quokka inventory.\n", encoding="utf-8")
+    (vault_copy / "inbox.md").unlink()
+    index_vault(vault_copy)
+    engine = open_index(vault_copy)
+    after = {r["chunk_id"]: r["path"] for r in _rows(spec, f'vault == "{spec.vault_id}"')}
+    assert sorted(after) == sorted(engine.index.chunks)
+    assert "inbox.md" not in after.values()
+    hits = engine.search("zanzibar quokka", k=3).results
+    assert hits and hits[0].path == "system/tools.md"
+    assert not engine.search("zanzibar quokka", k=3).health.notes
+    # forget: nothing of the memory is left in the collection
+    forget(vault_copy, ["reference/ed25519.md"])
+    assert not _rows(spec, 'path == "reference/ed25519.md"')
+    weights = term_weights("ed25519")
+    engine = open_index(vault_copy)
+    assert all(
+        engine.index.chunks[h.chunk_id].path != "reference/ed25519.md"
+        for h in engine.retrieval.keyword_top(engine.index, weights, 10, None, Filters(), None)
+    )
+
+
+def test_a_dropped_collection_is_rebuilt_from_the_index_without_embedding(server, vault_copy):
+    index_vault(vault_copy, backend=server.uri)
+    spec = read_backend(vault_copy / ".memsearch")
+    milvus.drop(spec)
+    assert not _rows(spec, f'vault == "{spec.vault_id}"')
+    report = index_vault(vault_copy, backend=server.uri)  # chosen again: compared in full
+    assert report.embedded == 0 and report.commit is None
+    engine = open_index(vault_copy)
+    rows = _rows(spec, f'vault == "{spec.vault_id}"')
+    assert sorted(r["chunk_id"] for r in rows) == sorted(engine.index.chunks)
+
+
+def test_builtin_is_chosen_back_and_bad_backends_are_refused(server, vault_copy):
+    index_vault(vault_copy, backend=server.uri)
+    index_vault(vault_copy, backend="builtin")
+    assert read_backend(vault_copy / ".memsearch") is None
+    assert open_index(vault_copy).retrieval is None
+    with pytest.raises(ConfigError, match="milvus://HOST:PORT"):
+        index_vault(vault_copy, backend="opensearch://x")
+    (vault_copy / "memsearch.toml").write_text('[backend]\nuri = "milvus://nohost"\n', encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"memsearch.toml: \[backend\]"):
+        index_vault(vault_copy)
+
+
+def test_a_milvus_lite_file_is_a_backend_too(tmp_path, vault_copy):
+    db = tmp_path / "lite.db"
+    index_vault(vault_copy, backend=str(db))
+    spec = read_backend(vault_copy / ".memsearch")
+    assert spec.is_lite and spec.pending is None, spec.pending
+    engine = open_index(vault_copy)
+    response = engine.search("ed25519 signing key", k=5)
+    assert response.results and not response.health.notes
+    engine.retrieval = None
+    built_in = engine.search("ed25519 signing key", k=5)
+    assert [r.path for r in response.results] == [r.path for r in built_in.results]
+    milvus.forget_client(spec)
+    assert json.loads((vault_copy / ".memsearch" / "backend.json").read_text())["uri"] == str(db)
+
+
+def test_update_file_reaches_the_collection_with_its_commit(server, vault_copy):
+    index_vault(vault_copy, backend=server.uri)
+    engine = open_index(vault_copy)
+    note = vault_copy / "journal" / "2025-03-14.md"
+    note.write_text("# 2025-03-14\n\nThe otter family moved under the boathouse.\n", encoding="utf-8")
+    engine.update_file(note)
+    assert engine.wait_for_embeddings(120)
+    spec = engine.retrieval.spec
+    rows = _rows(spec, 'path == "journal/2025-03-14.md"')
+    assert rows and {r["chunk_id"] for r in rows} <= set(engine.index.chunks)
+    assert read_backend(vault_copy / ".memsearch").pushed_commit == engine.index.commit
+    engine.close()
