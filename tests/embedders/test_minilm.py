@@ -11,9 +11,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from memsearch.embedders import minilm as embedding
 from memsearch.embedders import registry
-from memsearch.embedders.base import Embedder
+from memsearch.embedders.base import THREADS_ENV, Embedder
 from memsearch.embedders.minilm import (
     MINILM_MODEL_SHA256,
     MINILM_TOKENIZER_PATH,
@@ -120,14 +119,14 @@ def test_fingerprint_is_short_stable_and_covers_prefixes() -> None:
 
 
 def test_threads_are_configurable(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv(embedding.THREADS_ENV, raising=False)
+    monkeypatch.delenv(THREADS_ENV, raising=False)
     assert MiniLMEmbedder().threads >= 1
     assert MiniLMEmbedder(threads=1).threads == 1
-    monkeypatch.setenv(embedding.THREADS_ENV, "3")
+    monkeypatch.setenv(THREADS_ENV, "3")
     assert MiniLMEmbedder().threads == 3
     assert MiniLMEmbedder(threads=1).threads == 1
-    monkeypatch.setenv(embedding.THREADS_ENV, "many")
-    with pytest.raises(EmbedderError, match=embedding.THREADS_ENV):
+    monkeypatch.setenv(THREADS_ENV, "many")
+    with pytest.raises(EmbedderError, match=THREADS_ENV):
         MiniLMEmbedder()
     with pytest.raises(ValueError):
         MiniLMEmbedder(threads=0)
