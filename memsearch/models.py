@@ -271,6 +271,9 @@ class Evidence:
     semantic_sample: int | None = None  # the vectors the standout was measured against
     window_entries: int | None = None  # dated chunks inside the query's window
     entities: int = 0  # known entities the query names
+    #: The script of the passage nearest in meaning when the embedder reads many languages and that
+    #: script is not the query's (a question asked in one language of a memory kept in another).
+    other_script: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {k: (round(v, 4) if isinstance(v, float) else v) for k, v in asdict(self).items()}

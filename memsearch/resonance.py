@@ -18,7 +18,8 @@ the query's window holds entries. ``none``: not one informative word of the quer
 and nothing stands out in meaning, or nothing matched at all; such a response carries no results
 unless they are asked for. ``thin`` otherwise: results are shown, and their weakness is said. (A
 vault of a dozen passages cannot show a standout at all: there, a query none of whose words it uses
-is ``thin``, not ``none``.)
+is ``thin``, not ``none``. Nor is it ``none`` when the embedder reads many languages and the passage
+nearest in meaning is in another script than the query: its words are missing in that language only.)
 """
 
 from __future__ import annotations
@@ -63,6 +64,15 @@ def judge(evidence: Evidence) -> Signal:
         return Signal(STRONG, f"a passage stands out in meaning ({z:.1f} sd above the vault at large)", e)
     missing_all = e.missing_share is not None and e.missing_share >= ALL_MISSING
     measurable = can_stand_out(e)
+    if e.other_script and missing_all:
+        # Words are evidence of absence in one language only: the keyword list could not have
+        # matched a memory kept in another, and the embedder that found one reads both.
+        return Signal(
+            THIN,
+            f"no word of the query is in the vault, but the passage nearest in meaning is written in"
+            f" another script ({e.other_script})",
+            e,
+        )
     if missing_all and (z is None or z < NEAR_Z) and measurable and not e.entities and not e.window_entries:
         return Signal(
             NONE, "no informative word of the query is in the vault, and nothing is close in meaning", e

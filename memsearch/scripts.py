@@ -55,6 +55,12 @@ def script_shares(texts: Iterable[str], max_chars: int = 2_000_000) -> dict[str,
     return {name: n / total for name, n in counts.most_common()} if total else {}
 
 
+def main_script(text: str, max_chars: int = 4_000) -> str | None:
+    """The script most of ``text``'s letters are in (read up to ``max_chars``), None without letters."""
+    shares = script_shares([text], max_chars)
+    return next(iter(shares), None)
+
+
 _LETTER = re.compile(r"[^\W\d_]")
 _NON_LATIN_LETTER = re.compile(r"[^\W\d_A-Za-z\u00c0-\u024f\u1e00-\u1eff]")
 

@@ -12,6 +12,7 @@ from datetime import datetime
 import numpy as np
 
 from memsearch.config import Settings
+from memsearch.embedders.base import MULTILINGUAL_EMBEDDER, MULTILINGUAL_INSTALL, is_multilingual
 from memsearch.errors import QueryError
 from memsearch.fusion import Fused, FusedList, list_confidence, max_possible, rrf
 from memsearch.index.backend import Retrieval
@@ -30,6 +31,7 @@ from memsearch.query import Filters, ParsedQuery
 from memsearch.query_terms import asks_for_current, asks_for_event, informative, term_weights
 from memsearch.resonance import NONE, Evidence, judge
 from memsearch.retrieval import BackendCall
+from memsearch.scripts import main_script
 
 STRATEGIES: tuple[str, ...] = ("semantic", "keyword", "graph", "time")
 #: Recency with no date in the query is a prior, not evidence: it only reorders what the
@@ -236,6 +238,8 @@ def search_index(
         if query_embedding.vector is not None and index.vectors is not None and len(index.vectors):
             lists["semantic"] = backend.vector_top(query_embedding.vector, top_n, allowed, parsed.filters)
             ran.append("semantic")
+            if note := english_only_note(index, parsed.text):
+                notes.append(note)
             gaps = len(index.manifest.get("gaps", []))
             if gaps:
                 why = index.manifest.get("embedder_error")
@@ -405,6 +409,7 @@ def search_index(
                 sum(1 for h in lists.get("time", ()) if h.score >= 1.0) if parsed.window else None
             ),
             entities=len(parsed.entities),
+            other_script=nearest_in_other_script(index, lists.get("semantic"), parsed.text),
         )
     )
     if signal.level == NONE and not all_results:
@@ -420,6 +425,34 @@ def search_index(
         timings_ms=timings,
     )
     return SearchResponse(parsed.text, tuple(results), health, signal=signal)
+
+
+def nearest_in_other_script(index: IndexData, hits: Sequence[Hit] | None, query: str) -> str | None:
+    """The script of the passage nearest in meaning, when the embedder reads many languages and
+    that script is not the query's (else None): a question asked in one language of a memory kept
+    in another, which no keyword can match."""
+    if not hits or not is_multilingual(index.manifest.get("embedder", {}).get("details")):
+        return None
+    chunk = index.chunks.get(hits[0].chunk_id)
+    nearest = main_script(chunk.text) if chunk is not None else None
+    asked = main_script(query)
+    return nearest if nearest and asked and nearest != asked else None
+
+
+def english_only_note(index: IndexData, query: str) -> str | None:
+    """What to say when a query is written outside the Latin script and the index's embedder knows
+    only English: its semantic list is near noise, and a question cannot reach across languages."""
+    asked = main_script(query)
+    info = index.manifest.get("embedder", {})
+    if asked in (None, "Latin", "other") or not info.get("fingerprint"):
+        return None
+    if is_multilingual(info.get("details")):
+        return None
+    return (
+        f"the query is written in {asked} while the embedder ({info.get('spec') or info.get('name')})"
+        f" knows only English: meaning is matched poorly and never across languages; for"
+        f" {MULTILINGUAL_INSTALL} then `memsearch index VAULT --embedder {MULTILINGUAL_EMBEDDER}`"
+    )
 
 
 def chunk_place(chunk: Chunk) -> tuple[str, int]:

