@@ -1,12 +1,13 @@
 """Which words of a query carry its information, and which are the question's scaffolding.
 
 "What happened with the boiler", "tell me about Dana", "which editor do I use": the words of the
-question form (``happen``, ``tell``, ``use``) are no evidence of *where* a memory lives, yet BM25
-gives a rare one a high idf, so on its own it can win a keyword hit ("happen" in a reference
-note). Each query term gets a weight: 1 for a content word, :data:`SCAFFOLD_WEIGHT` for a word of
-the question form. The words are few and generic (the verbs and nouns that frame a question to a
-memory, not any vault's vocabulary); everything else is judged by the vault's own statistics
-(BM25's idf), and :func:`coverage` says how much of the query's informative weight a hit holds.
+question form (``happen``, ``tell``, ``use``; ``什么``, ``いつ``, ``언제``) are no evidence of
+*where* a memory lives, yet BM25 gives a rare one a high idf, so on its own it can win a keyword
+hit ("happen" in a reference note). Each query term gets a weight: 1 for a content word,
+:data:`SCAFFOLD_WEIGHT` for a word of the question form. The words are few and generic (the verbs
+and nouns that frame a question to a memory, not any vault's vocabulary); everything else is
+judged by the vault's own statistics (BM25's idf), and :func:`coverage` says how much of the
+query's informative weight a hit holds.
 """
 
 from __future__ import annotations
@@ -72,6 +73,24 @@ SCAFFOLDING_WORDS = [
     "latest",
     "decide",
     "decided",
+    # The question words of Chinese, Japanese and Korean (what, when, where, how long, how, who)
+    # and Japanese polite endings: unspaced, they are bigrams of the question like any other.
+    "什么",
+    "时候",
+    "多久",
+    "哪里",
+    "哪儿",
+    "怎么",
+    "いつ",
+    "どこ",
+    "なに",
+    "ですか",
+    "ました",
+    "어디서",
+    "언제",
+    "뭐",
+    "무엇",
+    "누구",
 ]
 
 _SCAFFOLD_TERMS = frozenset(t for word in SCAFFOLDING_WORDS for t in tokenize(word))

@@ -25,6 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from memsearch.models import Hit
+from memsearch.tokenize import is_character_bigram
 
 #: Robertson/Lucene defaults; k1 bounds what repetition can earn, b normalises for length.
 BM25_K1 = 1.2
@@ -208,11 +209,23 @@ class KeywordIndex:
         """
         n_docs = len(self)
         total = missing = 0.0
+        found = {term: self._posting_arrays(term) if n_docs else None for term in query_terms}
+        # Unspaced script is cut into bigrams, and those that cross a word boundary (签名密钥多久:
+        # 钥多) are in no text. A missing bigram counts for its characters that no bigram of the
+        # query the vault holds (or its question form: 多久) holds too.
+        held = {
+            ch
+            for term, arrays in found.items()
+            if is_character_bigram(term) and (arrays is not None or query_terms[term] < 1.0)
+            for ch in term
+        }
         for term, weight in query_terms.items():
-            arrays = self._posting_arrays(term) if n_docs else None
+            arrays = found[term]
             part = weight * self.idf(n_docs, 0 if arrays is None else len(arrays[0]))
             total += part
             if arrays is None:
+                if is_character_bigram(term):
+                    part *= sum(ch not in held for ch in term) / 2
                 missing += part
         return total, missing
 

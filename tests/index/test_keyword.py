@@ -166,6 +166,27 @@ def test_query_weight_is_the_ideal_score_and_names_the_missing_part():
     assert score == pytest.approx(present, rel=1e-5)  # the chunk holds each term once, average length
 
 
+def test_a_bigram_across_a_word_boundary_is_not_a_missing_word():
+    """签名密钥多久轮换一次 is cut into bigrams; 钥多, 久轮 and 换一 span two words and are in no
+    text, and 多久 (how long) is the question's form: the vault holds every word the question asks."""
+    from memsearch.index.keyword import KeywordIndex
+    from memsearch.query_terms import term_weights
+    from memsearch.tokenize import term_counts
+
+    index = KeywordIndex()
+    index.add(0, term_counts("签名密钥的轮换计划：每九十天一次。"))
+    index.add(1, term_counts("晚饭吃了饺子。"))
+    weights = term_weights("签名密钥多久轮换一次")
+    assert {"钥多", "久轮", "换一"} <= set(weights)
+    total, missing = index.query_weight(weights)
+    assert total > 0 and missing == 0
+    # Alone, a bigram no text holds is missing, and so is a question about what the vault never names.
+    total, missing = index.query_weight({"换一": 1.0})
+    assert missing == pytest.approx(total) and total > 0
+    total, missing = index.query_weight(term_weights("火锅好吃吗"))
+    assert missing == pytest.approx(total)
+
+
 def test_weighted_query_terms_scale_their_part_of_the_score():
     from memsearch.index.keyword import KeywordIndex
     from memsearch.tokenize import term_counts
