@@ -55,7 +55,7 @@ def script_shares(texts: Iterable[str], max_chars: int = 2_000_000) -> dict[str,
     return {name: n / total for name, n in counts.most_common()} if total else {}
 
 
-def main_script(text: str, max_chars: int = 4_000) -> str | None:
+def main_script(text: str, max_chars: int = 300) -> str | None:
     """The script most of ``text``'s letters are in (read up to ``max_chars``), None without letters."""
     shares = script_shares([text], max_chars)
     return next(iter(shares), None)
