@@ -27,6 +27,7 @@ from memsearch.index.keyword import PackedTerms
 from memsearch.index.keyword_terms import file_keyword_terms
 from memsearch.indexer.report import Progress
 from memsearch.models import Chunk, ParsedFile, chunk_from_row, chunk_replace, chunk_row
+from memsearch.sidecars import DEFAULT_MODALITIES, fold_hash, sidecars_digest
 from memsearch.scan import (
     IGNORED_DIRS,
     MARKDOWN_SUFFIXES,
@@ -203,7 +204,16 @@ def read_memory(vault: Path, full: str, rel: str, forget: ForgetList) -> VaultFi
     is never read again (``memsearch forget``)."""
     if forget.paths and forget.has_path(rel):
         return Skipped(rel, FORGOTTEN_REASON)
-    return read_file(vault, full, rel)
+    got = read_file(vault, full, rel)
+    if isinstance(got, VaultFile) and is_moment(vault, rel):  # its sidecars are part of it
+        digest = sidecars_digest(vault, rel, DEFAULT_MODALITIES)
+        got = dataclasses.replace(got, sha256=fold_hash(got.sha256, digest))
+    return got
+
+
+def is_moment(vault: Path, rel: str) -> bool:
+    """Whether ``rel`` is a notebook moment file (the suffix first: a markdown file costs no stat)."""
+    return rel.lower().endswith(NOTEBOOK_SUFFIXES) and notebook_kind(rel, notebook_root(vault)) == "moment"
 
 
 def drop_forgotten(chunks: list[Chunk], forget: ForgetList) -> list[Chunk]:
