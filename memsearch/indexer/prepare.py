@@ -27,7 +27,7 @@ from memsearch.index.keyword import PackedTerms
 from memsearch.index.keyword_terms import file_keyword_terms
 from memsearch.indexer.report import Progress
 from memsearch.models import Chunk, ParsedFile, chunk_from_row, chunk_replace, chunk_row
-from memsearch.sidecars import DEFAULT_MODALITIES, fold_hash, sidecars_digest
+from memsearch.sidecars import DEFAULT_MODALITIES, fold_hash, read_moment_sidecars, sidecars_digest
 from memsearch.scan import (
     IGNORED_DIRS,
     MARKDOWN_SUFFIXES,
@@ -211,6 +211,20 @@ def read_memory(vault: Path, full: str, rel: str, forget: ForgetList) -> VaultFi
     return got
 
 
+def with_sidecar_warnings(vault: Path, parsed: ParsedFile, dimensions: dict[str, int]) -> ParsedFile:
+    """``parsed`` with a warning for each sidecar of its moment that cannot be used (the moment's
+    text is indexed all the same); ``dimensions``: each modality's dimension so far, which the first
+    good vector of a modality records, so the sidecars of one modality must agree."""
+    if not is_moment(vault, parsed.path):
+        return parsed
+    good, reasons = read_moment_sidecars(vault, parsed.path, DEFAULT_MODALITIES, dimensions)
+    for sidecar in good:
+        dimensions.setdefault(sidecar.modality, sidecar.vector.size)
+    if not reasons:
+        return parsed
+    return dataclasses.replace(parsed, warnings=(*parsed.warnings, *reasons))
+
+
 def is_moment(vault: Path, rel: str) -> bool:
     """Whether ``rel`` is a notebook moment file (the suffix first: a markdown file costs no stat)."""
     return rel.lower().endswith(NOTEBOOK_SUFFIXES) and notebook_kind(rel, notebook_root(vault)) == "moment"
@@ -249,6 +263,7 @@ def prepare_file(vault: Path, rel: str, settings: Settings, forget: ForgetList) 
         return Skipped(rel, f"could not be chunked ({type(exc).__name__}: {exc})")
     times = git_commit_times(vault, [rel]) if not all(c.timestamp for c in parsed.chunks) else {}
     chunks, _ = stamp_chunks(parsed.chunks, fallback(got, times))
+    parsed = with_sidecar_warnings(vault, parsed, {})
     return Prepared(got, parsed, drop_forgotten(chunks, forget))
 
 

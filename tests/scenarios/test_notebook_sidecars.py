@@ -42,3 +42,17 @@ def test_a_bad_sidecar_keeps_the_moment_text_indexed(tmp_path: Path):
     report = index_vault(vault)
     assert MOMENT in report.added
     assert MOMENT not in {s.path for s in report.skipped}
+    named = [w for w in report.warnings if "m-0101.image.npy" in w]
+    assert len(named) == 1 and "NaN or infinite" in named[0]
+
+
+def test_sidecars_of_one_modality_must_agree_on_their_dimension(tmp_path: Path):
+    vault = tmp_path / "vault"
+    write_notebook(vault / "notebook")
+    write_sidecars(vault / "notebook", ("audio",))
+    odd = moment_path(vault / "notebook", "s-gamma", "m-0304").with_suffix(".audio.npy")
+    np.save(odd, np.ones(7, dtype=np.float32))  # every other audio vector has 16 values
+    report = index_vault(vault)
+    named = [w for w in report.warnings if "m-0304.audio.npy" in w]
+    assert len(named) == 1 and "7 values" in named[0] and "have 16" in named[0]
+    assert not [w for w in report.warnings if ".audio.npy" in w and "m-0304" not in w]
