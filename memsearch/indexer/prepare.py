@@ -27,7 +27,6 @@ from memsearch.index.keyword import PackedTerms
 from memsearch.index.keyword_terms import file_keyword_terms
 from memsearch.indexer.report import Progress
 from memsearch.models import Chunk, ParsedFile, chunk_from_row, chunk_replace, chunk_row
-from memsearch.sidecars import DEFAULT_MODALITIES, fold_hash, read_moment_sidecars, sidecars_digest
 from memsearch.scan import (
     IGNORED_DIRS,
     MARKDOWN_SUFFIXES,
@@ -42,6 +41,7 @@ from memsearch.scan import (
     read_file,
     walk_memories,
 )
+from memsearch.sidecars import DEFAULT_MODALITIES, fold_hash, read_moment_sidecars, sidecars_digest
 
 
 def embed_text(chunks: list[Chunk], i: int, settings: Settings) -> str:
