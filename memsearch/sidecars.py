@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import io
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,6 +20,9 @@ import numpy as np
 
 #: The modalities every notebook may carry; a vault's config may declare more names.
 DEFAULT_MODALITIES: tuple[str, ...] = ("audio", "image", "joint")
+
+#: What a modality may be called: it is part of a file name (``<moment_id>.<modality>.npy``).
+MODALITY_NAME = re.compile(r"[a-z][a-z0-9_]{0,31}")
 
 #: The largest sidecar read (the notebook's joint embedding is 4096-d: 16 KB as float32). A bigger
 #: file is refused before it is read, so one mistaken file cannot fill memory.

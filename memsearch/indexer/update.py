@@ -166,7 +166,7 @@ class Update:
     def _scan(self, only: list[str] | None) -> tuple[dict[str, VaultFile], dict[str, str], set[str]]:
         """(files read, skipped {path: reason}, paths looked at)."""
         self.forget = load_forget_list(self.home, self.vault)
-        return scan_vault(self.vault, only, self.forget, self.notify)
+        return scan_vault(self.vault, only, self.forget, self.notify, self.settings.modalities)
 
     # -- the run ----------------------------------------------------------------------------
     def apply(
@@ -222,7 +222,7 @@ class Update:
                 skipped[path] = got
                 continue
             pf, terms, stamp = got
-            pf = with_sidecar_warnings(self.vault, pf, dimensions)
+            pf = with_sidecar_warnings(self.vault, pf, self.settings.modalities, dimensions)
             chunks = list(pf.chunks)
             kept = drop_forgotten(chunks, self.forget)  # naming a forgotten entity: never indexed again
             if len(kept) != len(chunks):

@@ -56,3 +56,23 @@ def test_sidecars_of_one_modality_must_agree_on_their_dimension(tmp_path: Path):
     named = [w for w in report.warnings if "m-0304.audio.npy" in w]
     assert len(named) == 1 and "7 values" in named[0] and "have 16" in named[0]
     assert not [w for w in report.warnings if ".audio.npy" in w and "m-0304" not in w]
+
+
+def test_an_opted_out_modality_is_never_read_and_a_declared_one_is(tmp_path: Path):
+    vault = tmp_path / "vault"
+    write_notebook(vault / "notebook")
+    write_sidecars(vault / "notebook", ("audio",))
+    folder = moment_path(vault / "notebook", "s-alpha", "m-0101").parent
+    np.save(folder / "m-0102.depth.npy", np.ones((2, 2), dtype=np.float32))  # bad, but not declared
+    assert not [w for w in index_vault(vault).warnings if ".npy" in w]
+
+    (vault / "memsearch.toml").write_text("[modalities]\naudio = false\ndepth = true\n")
+    report = index_vault(vault)
+    named = [w for w in report.warnings if ".npy" in w]
+    assert len(named) == 1 and "m-0102.depth.npy" in named[0] and "1-D" in named[0]
+    # audio is out of the moments' hashes now: every moment with an audio sidecar was looked at again
+    assert MOMENT in report.changed
+
+    np.save(folder / "m-0101.audio.npy", np.array([np.nan], dtype=np.float32))  # opted out: unread
+    after = index_vault(vault)
+    assert after.commit is None and not [w for w in after.warnings if "audio" in w]
