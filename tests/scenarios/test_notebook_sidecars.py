@@ -9,6 +9,7 @@ import numpy as np
 from notebook_fixture import moment_path, sidecar_vector, write_notebook, write_sidecars
 
 from memsearch.api import index_vault
+from memsearch.watch import look
 
 MOMENT = "notebook/sessions/s-alpha/moments/m-0101.yaml"
 
@@ -76,3 +77,17 @@ def test_an_opted_out_modality_is_never_read_and_a_declared_one_is(tmp_path: Pat
     np.save(folder / "m-0101.audio.npy", np.array([np.nan], dtype=np.float32))  # opted out: unread
     after = index_vault(vault)
     assert after.commit is None and not [w for w in after.warnings if "audio" in w]
+
+
+def test_watch_sees_a_sidecar_change_as_a_change_of_its_moment(tmp_path: Path):
+    vault = tmp_path / "vault"
+    write_notebook(vault / "notebook")
+    write_sidecars(vault / "notebook", ("audio",))
+    before = look(vault)
+    assert MOMENT in before and not [p for p in before if p.endswith(".npy")]
+    sidecar = moment_path(vault / "notebook", "s-alpha", "m-0101").with_suffix(".audio.npy")
+    np.save(sidecar, sidecar_vector("m-0102", "audio"))
+    edited = look(vault)
+    assert {p for p in edited if edited[p] != before[p]} == {MOMENT}
+    sidecar.unlink()
+    assert look(vault)[MOMENT] != edited[MOMENT]
