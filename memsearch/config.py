@@ -21,6 +21,7 @@ from typing import Any
 from memsearch.errors import ConfigError
 from memsearch.models import CHUNK_STRATEGIES, FACT_TYPES, Territory
 from memsearch.scan import NOTEBOOK_FOLDER, notebook_root
+from memsearch.sidecars import DEFAULT_MODALITIES, MODALITY_NAME
 
 CONFIG_FILENAME = "memsearch.toml"
 
@@ -77,6 +78,9 @@ class Settings:
     strength_mix: float = 1.0
     #: Depth at which a list's confidence is read: (s_1 - s_depth) / s_1. 0 disables it.
     confidence_depth: int = 10
+    #: The notebook modalities whose vector sidecars are read (``[modalities]`` in the config:
+    #: ``audio = false`` leaves audio out, ``depth = true`` declares one more).
+    modalities: tuple[str, ...] = DEFAULT_MODALITIES
     strategy_weights: dict[str, float] = field(
         default_factory=lambda: {"semantic": 1.0, "keyword": 1.0, "graph": 1.0, "time": 1.0}
     )
@@ -145,6 +149,29 @@ def apply_config(settings: Settings, data: dict[str, Any], source: str = "config
     search = data.get("search", {})
     if "half_life_days" in search:
         changes["half_life_days"] = float(search["half_life_days"])
+    if "modalities" in data:
+        changes["modalities"] = configured_modalities(settings.modalities, data["modalities"], source)
     if "embedder" in data.get("index", {}):
         changes["embedder"] = str(data["index"]["embedder"])
     return replace(settings, **changes)
+
+
+def configured_modalities(current: tuple[str, ...], table: object, source: str) -> tuple[str, ...]:
+    """The modalities after the config's ``[modalities]`` table: each name ``= true`` (read its
+    sidecars; a new name declares a modality) or ``= false`` (never read them: opted out)."""
+    if not isinstance(table, dict):
+        raise ConfigError(f"{source}: [modalities] must be a table of name = true/false")
+    kept = list(current)
+    for name, on in table.items():
+        if not isinstance(on, bool):
+            raise ConfigError(f"{source}: [modalities] {name} = {on!r} must be true or false")
+        if not MODALITY_NAME.fullmatch(name) or name == "text":
+            raise ConfigError(
+                f"{source}: [modalities] {name!r} is not a modality name (lower-case letters, digits "
+                "and _, starting with a letter; not text, which is always indexed)"
+            )
+        if on and name not in kept:
+            kept.append(name)
+        elif not on and name in kept:
+            kept.remove(name)
+    return tuple(kept)

@@ -26,7 +26,15 @@ from pathlib import Path
 from memsearch.config import Settings
 from memsearch.errors import LockBusyError, MemsearchError
 from memsearch.indexer import IndexReport, index_vault
-from memsearch.scan import IGNORED_DIRS, MARKDOWN_SUFFIXES, check_vault, notebook_kind, notebook_root
+from memsearch.scan import (
+    IGNORED_DIRS,
+    MARKDOWN_SUFFIXES,
+    NOTEBOOK_SUFFIXES,
+    check_vault,
+    notebook_kind,
+    notebook_root,
+)
+from memsearch.sidecars import SIDECAR_SUFFIX
 
 #: Seconds between two looks at the vault.
 POLL_INTERVAL = 0.5
@@ -40,8 +48,11 @@ Stamp = tuple[int, int, int]
 
 def look(vault: Path) -> dict[str, Stamp]:
     """``{vault-relative path: (mtime_ns, size, inode)}`` of the markdown files the index covers,
-    and of the notebook's session and moment files."""
+    and of the notebook's session and moment files. A moment's vector sidecars are part of it (their
+    bytes are in its hash): their stamps are folded into the moment's third element, so an edited,
+    added or removed sidecar changes its moment's stamp."""
     found: dict[str, Stamp] = {}
+    sidecars: dict[str, list[Stamp]] = {}  # moment path without its suffix: its sidecars' stamps
     root = notebook_root(vault)
     stack = [(vault, "")]
     while stack:
@@ -63,8 +74,19 @@ def look(vault: Path) -> dict[str, Stamp]:
                 ):
                     st = entry.stat()
                     found[prefix + name] = (st.st_mtime_ns, st.st_size, st.st_ino)
+                elif name.endswith(SIDECAR_SUFFIX) and name.count(".") >= 2 and root is not None:
+                    st = entry.stat()
+                    stem = name[: -len(SIDECAR_SUFFIX)].rsplit(".", 1)[0]  # <moment_id>.<modality>.npy
+                    sidecars.setdefault(prefix + stem, []).append((st.st_mtime_ns, st.st_size, st.st_ino))
             except OSError:
                 continue
+    for stem, stamps in sidecars.items():
+        for suffix in NOTEBOOK_SUFFIXES:
+            moment = stem + suffix
+            if moment in found and notebook_kind(moment, root) == "moment":
+                mtime, size, inode = found[moment]
+                # int tuples hash the same in every process: a digest of the sidecars' stamps
+                found[moment] = (mtime, size, hash((inode, *sorted(stamps))))
     return found
 
 

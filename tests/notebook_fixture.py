@@ -12,6 +12,7 @@ import copy
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import yaml
 
 #: (session, moment id, text, concepts, retrieval keys, importance, decay_rate, relations)
@@ -273,3 +274,32 @@ def write_notebook(root: Path) -> Path:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(dump(moment_document(session, moment_id)), encoding="utf-8")
     return root
+
+
+#: Each modality's dimension in the fixture's sidecars (small, unlike the notebook's 512/4096:
+#: the checks do not depend on the size).
+SIDECAR_DIMENSIONS: dict[str, int] = {"audio": 16, "image": 24, "joint": 32}
+
+#: The seed every synthetic sidecar vector is drawn from.
+SIDECAR_SEED = 16
+
+
+def sidecar_vector(moment_id: str, modality: str) -> np.ndarray:
+    """The moment's synthetic ``modality`` vector (float32, 1-D), the same on every call: a unit
+    vector drawn from a seed made of the fixed seed, the modality and the moment's place."""
+    place = [m[1] for m in MOMENTS].index(moment_id)
+    salt = sorted(SIDECAR_DIMENSIONS).index(modality)
+    rng = np.random.default_rng([SIDECAR_SEED, salt, place])
+    vector = rng.standard_normal(SIDECAR_DIMENSIONS[modality]).astype(np.float32)
+    return vector / np.linalg.norm(vector)
+
+
+def write_sidecars(root: Path, modalities: tuple[str, ...] = ("audio", "image", "joint")) -> list[Path]:
+    """Every moment's sidecars under the notebook ``root`` (beside its YAML), saved by numpy.save."""
+    written: list[Path] = []
+    for session, moment_id, *_ in MOMENTS:
+        for modality in modalities:
+            path = moment_path(root, session, moment_id).with_suffix(f".{modality}.npy")
+            np.save(path, sidecar_vector(moment_id, modality))
+            written.append(path)
+    return written

@@ -31,6 +31,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "memsearch.lock",
             "memsearch.privacy",
             "memsearch.scan",
+            "memsearch.sidecars",
             "memsearch.fences",
             "memsearch.fusion",
             "memsearch.resonance",

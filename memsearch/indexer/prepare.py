@@ -41,6 +41,7 @@ from memsearch.scan import (
     read_file,
     walk_memories,
 )
+from memsearch.sidecars import DEFAULT_MODALITIES, fold_hash, read_moment_sidecars, sidecars_digest
 
 
 def embed_text(chunks: list[Chunk], i: int, settings: Settings) -> str:
@@ -198,12 +199,39 @@ def stamp_chunks(chunks: Iterable[Chunk], fallback: Fallback) -> tuple[list[Chun
     ], stamp
 
 
-def read_memory(vault: Path, full: str, rel: str, forget: ForgetList) -> VaultFile | Skipped:
+def read_memory(
+    vault: Path, full: str, rel: str, forget: ForgetList, modalities: tuple[str, ...] = DEFAULT_MODALITIES
+) -> VaultFile | Skipped:
     """The file at ``full`` (``rel`` in the vault), read, or why it is not indexed: a forgotten path
-    is never read again (``memsearch forget``)."""
+    is never read again (``memsearch forget``). A moment's hash covers its ``modalities``' sidecars."""
     if forget.paths and forget.has_path(rel):
         return Skipped(rel, FORGOTTEN_REASON)
-    return read_file(vault, full, rel)
+    got = read_file(vault, full, rel)
+    if isinstance(got, VaultFile) and is_moment(vault, rel):  # its sidecars are part of it
+        digest = sidecars_digest(vault, rel, modalities)
+        got = dataclasses.replace(got, sha256=fold_hash(got.sha256, digest))
+    return got
+
+
+def with_sidecar_warnings(
+    vault: Path, parsed: ParsedFile, modalities: tuple[str, ...], dimensions: dict[str, int]
+) -> ParsedFile:
+    """``parsed`` with a warning for each sidecar of its moment that cannot be used (the moment's
+    text is indexed all the same); ``dimensions``: each modality's dimension so far, which the first
+    good vector of a modality records, so the sidecars of one modality must agree."""
+    if not is_moment(vault, parsed.path):
+        return parsed
+    good, reasons = read_moment_sidecars(vault, parsed.path, modalities, dimensions)
+    for sidecar in good:
+        dimensions.setdefault(sidecar.modality, sidecar.vector.size)
+    if not reasons:
+        return parsed
+    return dataclasses.replace(parsed, warnings=(*parsed.warnings, *reasons))
+
+
+def is_moment(vault: Path, rel: str) -> bool:
+    """Whether ``rel`` is a notebook moment file (the suffix first: a markdown file costs no stat)."""
+    return rel.lower().endswith(NOTEBOOK_SUFFIXES) and notebook_kind(rel, notebook_root(vault)) == "moment"
 
 
 def drop_forgotten(chunks: list[Chunk], forget: ForgetList) -> list[Chunk]:
@@ -228,7 +256,7 @@ def prepare_file(vault: Path, rel: str, settings: Settings, forget: ForgetList) 
     full = vault / rel
     if not (full.is_file() or full.is_symlink()):
         return Skipped(rel, "the file is gone")
-    got = read_memory(vault, str(full), rel, forget)
+    got = read_memory(vault, str(full), rel, forget, settings.modalities)
     if isinstance(got, Skipped):
         return got
     try:
@@ -239,11 +267,16 @@ def prepare_file(vault: Path, rel: str, settings: Settings, forget: ForgetList) 
         return Skipped(rel, f"could not be chunked ({type(exc).__name__}: {exc})")
     times = git_commit_times(vault, [rel]) if not all(c.timestamp for c in parsed.chunks) else {}
     chunks, _ = stamp_chunks(parsed.chunks, fallback(got, times))
+    parsed = with_sidecar_warnings(vault, parsed, settings.modalities, {})
     return Prepared(got, parsed, drop_forgotten(chunks, forget))
 
 
 def scan_vault(
-    vault: Path, only: list[str] | None, forget: ForgetList, notify: Progress
+    vault: Path,
+    only: list[str] | None,
+    forget: ForgetList,
+    notify: Progress,
+    modalities: tuple[str, ...] = DEFAULT_MODALITIES,
 ) -> tuple[dict[str, VaultFile], dict[str, str], set[str]]:
     """Stage 1 of a run: every memory of the vault read (or only the paths ``only`` names), with
     what was skipped and why; ``(files read, skipped {path: reason}, paths looked at)``."""
@@ -265,7 +298,7 @@ def scan_vault(
         if n % window == 1:  # the next window's reads start while this one is read
             start = 0 if n == 1 else n - 1 + window
             prefetch([f for f, _ in found[start : n - 1 + 2 * window]])
-        got = read_memory(vault, full, rel, forget)
+        got = read_memory(vault, full, rel, forget, modalities)
         if isinstance(got, Skipped):
             skipped[got.path] = got.reason
         else:

@@ -50,6 +50,7 @@ from memsearch.indexer.prepare import (
     embed_text,
     fallback,
     scan_vault,
+    with_sidecar_warnings,
 )
 from memsearch.indexer.report import IndexReport, Progress
 from memsearch.indexer.vectors import VectorWork, chunk_ids, embed_texts, ids_of, language_advice
@@ -165,7 +166,7 @@ class Update:
     def _scan(self, only: list[str] | None) -> tuple[dict[str, VaultFile], dict[str, str], set[str]]:
         """(files read, skipped {path: reason}, paths looked at)."""
         self.forget = load_forget_list(self.home, self.vault)
-        return scan_vault(self.vault, only, self.forget, self.notify)
+        return scan_vault(self.vault, only, self.forget, self.notify, self.settings.modalities)
 
     # -- the run ----------------------------------------------------------------------------
     def apply(
@@ -214,12 +215,14 @@ class Update:
         ordered = [files[p] for p in sorted(todo, key=walk_order)]
         fallbacks = [fallback(vf, commit_times) for vf in ordered]
         chunked = chunk_files(ordered, self.settings, fallbacks)
+        dimensions: dict[str, int] = {}  # each modality's vector size, set by its first good sidecar
         for n, (vf, got) in enumerate(zip(ordered, chunked, strict=True), 1):
             path = vf.path
             if isinstance(got, str):  # one file must never stop the vault: name it and go on
                 skipped[path] = got
                 continue
             pf, terms, stamp = got
+            pf = with_sidecar_warnings(self.vault, pf, self.settings.modalities, dimensions)
             chunks = list(pf.chunks)
             kept = drop_forgotten(chunks, self.forget)  # naming a forgotten entity: never indexed again
             if len(kept) != len(chunks):
