@@ -11,6 +11,14 @@ record costs no memory until something reads it (a save, a rebuild, a filtered q
 whose filters leave only a few thousand vectors is answered exactly, by a dot product over those
 rows, instead of by a filtered walk of the graph (which visits many refused nodes, one Python
 callback each: ~20 ms at 1% of 100k vectors, against ~0.2 ms exactly).
+
+The graph an HNSW index answers from depends on the order its vectors went in, and an approximate
+search on two different graphs may return two different lists. So the graph is always the one a
+clean build of the same vectors gives: built in one thread, rows in the order of their bytes (not
+of their chunk ids, which depend on the order files were indexed in). An edit patches the graph in
+memory (a search right after an update stays fast) and marks it as not canonical; the next
+:meth:`VectorIndex.ready` or save builds the canonical one again, so every graph that is saved,
+loaded or searched after an index run is a function of the vault's vectors alone.
 """
 
 from __future__ import annotations
@@ -34,6 +42,9 @@ HNSW_EF_SEARCH = 64
 #: the graph's filtered walk (a Python callback per visited node) 13.7 ms for a 17k-row fact-type
 #: filter, 3.1 ms for a 26k-row territory (its rows cluster in the graph), ~10 ms for 29k by date.
 EXACT_MAX_ROWS = 20_000
+#: Written at the head of ``hnsw.key``: a graph file saved before canonical builds (patched by
+#: incremental runs) does not match, and is built again, canonically, when first needed.
+GRAPH_FORMAT = "canonical-1"
 #: Rows sampled to read a query's background similarity (a dot product each: ~0.1 ms at 384 dims).
 BACKGROUND_SAMPLE = 1024
 
@@ -73,6 +84,7 @@ class VectorIndex:
         self._row_of = np.full(0, -1, dtype=np.int64)  # chunk id -> row, -1 = no vector
         self._hnsw = None  # built lazily
         self._dirty = True
+        self._canonical = False  # the graph is the one a clean build of these vectors gives
         self._background: tuple[int, np.ndarray] | None = None  # (rows when sampled, sample)
 
     def __len__(self) -> int:
@@ -124,6 +136,7 @@ class VectorIndex:
         if self._hnsw is not None and not self._dirty:
             self._ensure_capacity(len(chunk_ids))
             self._hnsw.add_items(vectors, np.asarray(chunk_ids, dtype=np.int64))
+            self._canonical = False
 
     def _grow(self, rows: int, ids: int) -> None:
         if rows > len(self._matrix) or not self._matrix.flags.writeable:
@@ -155,6 +168,7 @@ class VectorIndex:
                     self._hnsw.mark_deleted(int(chunk_id))
                 except RuntimeError:
                     self._dirty = True
+                self._canonical = False
 
     def _ensure_capacity(self, extra: int) -> None:
         needed = self._hnsw.get_current_count() + extra
@@ -168,15 +182,16 @@ class VectorIndex:
         index.init_index(max_elements=max(self._n_live, 16), ef_construction=HNSW_EF_CONSTRUCTION, M=HNSW_M)
         if self._n_live:
             ids, matrix = self._live_matrix()
-            # One thread, in id order: the same vectors then always give the same graph, so a search
-            # `--at` an old commit rebuilds exactly the index it had (multi-threaded builds differ).
-            order = np.argsort(ids, kind="stable")
+            order = canonical_order(ids, matrix)
+            # One thread (multi-threaded builds differ run to run): the same vectors then always
+            # give the same graph, whatever path the index took and at `--at` an old commit.
             index.add_items(np.ascontiguousarray(matrix[order]), ids[order], num_threads=1)
-        self._hnsw, self._dirty = index, False
+        self._hnsw, self._dirty, self._canonical = index, False, True
 
     def ready(self) -> None:
-        """Build the HNSW graph now if it is missing or stale (else the first search or save does)."""
-        if self._hnsw is None or self._dirty:
+        """Build the canonical HNSW graph now if it is missing, stale or patched by an edit (else
+        the first search or the save does)."""
+        if self._hnsw is None or self._dirty or not self._canonical:
             self._build()
 
     # -- queries ---------------------------------------------------------------------------
@@ -229,10 +244,13 @@ class VectorIndex:
         if sample is None or sample[0] != self._n_rows:
             _, matrix = self._live_matrix()
             step = max(1, len(matrix) // BACKGROUND_SAMPLE)
-            sample = self._background = (
-                self._n_rows,
-                np.ascontiguousarray(matrix[::step][:BACKGROUND_SAMPLE]),
-            )
+            # Strided over the rows in the order of their bytes, not of their ids: the same sample
+            # (so the same standout, the same signal) whatever order the index was built in.
+            matrix = np.ascontiguousarray(matrix, dtype=np.float32)
+            keys = matrix.view(np.dtype((np.void, matrix.shape[1] * matrix.itemsize))).reshape(-1)
+            # (Kept in that order too: a mean summed in another order may differ in its last bit.)
+            rows = np.argsort(keys, kind="stable")[::step][:BACKGROUND_SAMPLE]
+            sample = self._background = (self._n_rows, np.ascontiguousarray(matrix[rows]))
         rows = sample[1]
         if not len(rows):
             return 0.0, 0.0
@@ -270,12 +288,11 @@ class VectorIndex:
         matrix = np.ascontiguousarray(matrix[order], dtype=np.float32)
         np.save(folder / "vector_ids.npy", ids)
         np.save(folder / "vectors.npy", matrix if len(ids) else np.zeros((0, self.dim), np.float32))
-        if self._hnsw is None or self._dirty:
-            self._build()
+        self.ready()
         # As bytes: hnswlib takes the path as UTF-8 text, which a folder name that is not UTF-8
         # (a surrogate escape in Python) cannot be.
         self._hnsw.save_index(os.fsencode(folder / "hnsw.bin"))
-        (folder / "hnsw.key").write_text(_fingerprint(ids, matrix))
+        (folder / "hnsw.key").write_text(_graph_key(ids, matrix))
 
     @classmethod
     def load(cls, folder: Path, dim: int) -> VectorIndex:
@@ -298,16 +315,33 @@ class VectorIndex:
         if n and len(np.unique(ids)) != n:
             raise ValueError("vector_ids.npy repeats a chunk id")
         key_file, graph_file = folder / "hnsw.key", folder / "hnsw.bin"
-        if graph_file.exists() and key_file.exists() and key_file.read_text() == _fingerprint(ids, matrix):
+        if graph_file.exists() and key_file.exists() and key_file.read_text() == _graph_key(ids, matrix):
             import hnswlib
 
             try:
                 hnsw = hnswlib.Index(space="ip", dim=dim)
                 hnsw.load_index(os.fsencode(graph_file), max_elements=max(n, 16))
-                index._hnsw, index._dirty = hnsw, False
+                index._hnsw, index._dirty, index._canonical = hnsw, False, True
             except RuntimeError:
                 index._dirty = True  # a corrupt cache is rebuilt from the vectors on first search
         return index
+
+
+def canonical_order(ids: np.ndarray, matrix: np.ndarray) -> np.ndarray:
+    """The rows in the order a graph is built in: by the vector's bytes, equal vectors by chunk id.
+
+    Chunk ids are not a canonical key (an incremental run gives a rewritten file fresh ids; a clean
+    build numbers files in scan order), the vectors are. Equal vectors (the same text twice) take the
+    same places either way, so the two graphs differ only in which of the equal labels sits where.
+    """
+    by_id = np.argsort(ids, kind="stable")
+    rows = np.ascontiguousarray(matrix[by_id], dtype=np.float32)
+    keys = rows.view(np.dtype((np.void, rows.shape[1] * rows.itemsize))).reshape(-1)
+    return by_id[np.argsort(keys, kind="stable")]
+
+
+def _graph_key(ids: np.ndarray, matrix: np.ndarray) -> str:
+    return f"{GRAPH_FORMAT}:{_fingerprint(ids, matrix)}"
 
 
 def _fingerprint(ids: np.ndarray, matrix: np.ndarray) -> str:
