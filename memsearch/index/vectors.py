@@ -8,17 +8,18 @@ hnswlib's ``replace_deleted`` bug with reused labels (upstream PR #541): delete,
 The vectors are one float32 matrix (row per vector; a chunk id -> row table beside it). A loaded
 matrix is memory-mapped read-only: queries go to the HNSW graph, which holds its own copy, so the
 record costs no memory until something reads it (a save, a rebuild, a filtered query). A query
-whose filters leave only a few thousand vectors is answered exactly, by a dot product over those
-rows, instead of by a filtered walk of the graph (which visits many refused nodes, one Python
-callback each: ~20 ms at 1% of 100k vectors, against ~0.2 ms exactly).
+over at most :data:`EXACT_MAX_ROWS` vectors (the whole index, or what its filters leave) is answered
+exactly, by a dot product over those rows: an index that small has no graph at all (its answers then
+depend on the vectors alone), and a narrow filter avoids a filtered walk of the graph (which visits
+many refused nodes, one Python callback each: ~20 ms at 1% of 100k vectors, against ~0.2 ms exactly).
 
-The graph an HNSW index answers from depends on the order its vectors went in, and an approximate
-search on two different graphs may return two different lists. So the graph is always the one a
-clean build of the same vectors gives: built in one thread, rows in the order of their bytes (not
-of their chunk ids, which depend on the order files were indexed in). An edit patches the graph in
-memory (a search right after an update stays fast) and marks it as not canonical; the next
-:meth:`VectorIndex.ready` or save builds the canonical one again, so every graph that is saved,
-loaded or searched after an index run is a function of the vault's vectors alone.
+Above that size, the graph an HNSW index answers from depends on the order its vectors went in,
+and an approximate search on two different graphs may return two different lists. So the graph is
+always the one a clean build of the same vectors gives: built in one thread, rows in the order of
+their bytes (not of their chunk ids, which depend on the order files were indexed in). An edit
+patches the graph in memory (a search right after an update stays fast) and marks it as not
+canonical; the next :meth:`VectorIndex.ready` or save builds the canonical one again, so every
+graph that is saved, loaded or searched after an index run is a function of the vault's vectors.
 """
 
 from __future__ import annotations
@@ -37,7 +38,8 @@ HNSW_M = 16
 HNSW_EF_CONSTRUCTION = 200
 #: Search breadth; raised to k when k is larger.
 HNSW_EF_SEARCH = 64
-#: A filtered query over at most this many vectors is scored exactly. Measured at 100k x 384
+#: A query over at most this many vectors (an index this small, or a filter this narrow) is scored
+#: exactly: exact answers depend on nothing but the vectors, and it is as fast. Measured at 100k x 384
 #: (eval/bench.py's vault, 60 queries, p50): exact 0.2 ms at 2k rows, 3.7 ms at 17k, 8.3 ms at 26k;
 #: the graph's filtered walk (a Python callback per visited node) 13.7 ms for a 17k-row fact-type
 #: filter, 3.1 ms for a 26k-row territory (its rows cluster in the graph), ~10 ms for 29k by date.
@@ -188,10 +190,15 @@ class VectorIndex:
             index.add_items(np.ascontiguousarray(matrix[order]), ids[order], num_threads=1)
         self._hnsw, self._dirty, self._canonical = index, False, True
 
+    def needs_graph(self) -> bool:
+        """Whether queries go to the HNSW graph: above :data:`EXACT_MAX_ROWS` vectors (below, every
+        query is answered exactly, as fast, and no graph is built or saved)."""
+        return self._n_live > EXACT_MAX_ROWS
+
     def ready(self) -> None:
-        """Build the canonical HNSW graph now if it is missing, stale or patched by an edit (else
-        the first search or the save does)."""
-        if self._hnsw is None or self._dirty or not self._canonical:
+        """Build the canonical HNSW graph now if one is needed and it is missing, stale or patched by
+        an edit (else the first search or the save does)."""
+        if self.needs_graph() and (self._hnsw is None or self._dirty or not self._canonical):
             self._build()
 
     # -- queries ---------------------------------------------------------------------------
@@ -204,6 +211,8 @@ class VectorIndex:
             rows = self._allowed_rows(allowed)
             if len(rows) <= EXACT_MAX_ROWS:
                 return self._exact(query, k, rows)
+        elif self._n_live <= EXACT_MAX_ROWS:
+            return self._exact(query, k, None)
         if self._hnsw is None or self._dirty:
             self._build()
         n = self._n_live
@@ -266,15 +275,19 @@ class VectorIndex:
         rows = self._row_of[ids]
         return rows[rows >= 0]
 
-    def _exact(self, query: np.ndarray, k: int, rows: np.ndarray) -> list[Hit]:
-        """Top-k by inner product over the given rows, best first, ties by chunk id."""
-        if not len(rows):
+    def _exact(self, query: np.ndarray, k: int, rows: np.ndarray | None) -> list[Hit]:
+        """Top-k by inner product over the given rows (None: every live row), best first, ties by
+        chunk id."""
+        if rows is None:
+            ids, matrix = self._live_matrix()  # no copy unless rows were removed since the load
+        elif not len(rows):
             return []
+        else:
+            ids, matrix = self._ids[rows], self._matrix[rows]
         # einsum, not BLAS: a few thousand rows are faster single-threaded than through a
         # BLAS pool's wake-up (measured ~8 ms with OpenBLAS's 2 threads at 3k rows, 1 ms here).
-        scores = np.einsum("ij,j->i", self._matrix[rows], query)
-        ids = self._ids[rows]
-        if len(rows) > k:
+        scores = np.einsum("ij,j->i", matrix, query)
+        if len(ids) > k:
             part = np.argpartition(-scores, k - 1)[:k]
             scores, ids = scores[part], ids[part]
         order = np.lexsort((ids, -scores))
@@ -288,6 +301,8 @@ class VectorIndex:
         matrix = np.ascontiguousarray(matrix[order], dtype=np.float32)
         np.save(folder / "vector_ids.npy", ids)
         np.save(folder / "vectors.npy", matrix if len(ids) else np.zeros((0, self.dim), np.float32))
+        if not self.needs_graph():
+            return
         self.ready()
         # As bytes: hnswlib takes the path as UTF-8 text, which a folder name that is not UTF-8
         # (a surrogate escape in Python) cannot be.

@@ -60,7 +60,9 @@ def vault_vectors() -> np.ndarray:
 
 @pytest.fixture
 def narrow_graph(monkeypatch):
-    """A small graph and a narrow search: approximate answers at a few thousand vectors."""
+    """A graph even at a few thousand vectors (an index this small is otherwise searched exactly),
+    small, and searched narrowly: approximate answers at this size."""
+    monkeypatch.setattr(vectors_module, "EXACT_MAX_ROWS", 0)
     monkeypatch.setattr(vectors_module, "HNSW_M", 4)
     monkeypatch.setattr(vectors_module, "HNSW_EF_CONSTRUCTION", 12)
     monkeypatch.setattr(vectors_module, "HNSW_EF_SEARCH", 10)
