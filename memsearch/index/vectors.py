@@ -16,7 +16,7 @@ many refused nodes, one Python callback each: ~20 ms at 1% of 100k vectors, agai
 Above that size, the graph an HNSW index answers from depends on the order its vectors went in,
 and an approximate search on two different graphs may return two different lists. So the graph is
 always the one a clean build of the same vectors gives: built in one thread, rows in the order of
-their bytes (not of their chunk ids, which depend on the order files were indexed in). An edit
+a hash of their bytes (not of their chunk ids, which depend on the order files were indexed in). An edit
 patches the graph in memory (a search right after an update stays fast) and marks it as not
 canonical; the next :meth:`VectorIndex.ready` or save builds the canonical one again, so every
 graph that is saved, loaded or searched after an index run is a function of the vault's vectors.
@@ -253,12 +253,10 @@ class VectorIndex:
         if sample is None or sample[0] != self._n_rows:
             _, matrix = self._live_matrix()
             step = max(1, len(matrix) // BACKGROUND_SAMPLE)
-            # Strided over the rows in the order of their bytes, not of their ids: the same sample
+            # Strided over the rows in the order of a hash of their bytes, not of their ids: the same sample
             # (so the same standout, the same signal) whatever order the index was built in.
-            matrix = np.ascontiguousarray(matrix, dtype=np.float32)
-            keys = matrix.view(np.dtype((np.void, matrix.shape[1] * matrix.itemsize))).reshape(-1)
             # (Kept in that order too: a mean summed in another order may differ in its last bit.)
-            rows = np.argsort(keys, kind="stable")[::step][:BACKGROUND_SAMPLE]
+            rows = np.argsort(content_keys(matrix), kind="stable")[::step][:BACKGROUND_SAMPLE]
             sample = self._background = (self._n_rows, np.ascontiguousarray(matrix[rows]))
         rows = sample[1]
         if not len(rows):
@@ -342,17 +340,31 @@ class VectorIndex:
         return index
 
 
+def content_keys(matrix: np.ndarray) -> np.ndarray:
+    """A 64-bit hash of each row's bytes: a key that depends on the vector alone, in no order of
+    its own (rows sorted by it come in a random-looking order, as HNSW wants its insertions;
+    sorted by the bytes themselves they would come sorted by their first coordinate)."""
+    rows = np.ascontiguousarray(matrix, dtype=np.float32)
+    if rows.shape[1] % 2:  # an odd width: one zero column so each row is whole 64-bit words
+        rows = np.concatenate((rows, np.zeros((len(rows), 1), np.float32)), axis=1)
+    words = rows.view(np.uint64)
+    multipliers = np.random.default_rng(15).integers(1, 2**63, words.shape[1], dtype=np.uint64) | 1
+    with np.errstate(over="ignore"):  # wrapping uint64 arithmetic is the point
+        keys = (words * multipliers).sum(axis=1, dtype=np.uint64)
+        keys ^= keys >> np.uint64(31)
+        keys *= np.uint64(0x9E3779B97F4A7C15)
+        keys ^= keys >> np.uint64(29)
+    return keys
+
+
 def canonical_order(ids: np.ndarray, matrix: np.ndarray) -> np.ndarray:
-    """The rows in the order a graph is built in: by the vector's bytes, equal vectors by chunk id.
+    """The rows in the order a graph is built in: by a hash of the vector, equal vectors by chunk id.
 
     Chunk ids are not a canonical key (an incremental run gives a rewritten file fresh ids; a clean
     build numbers files in scan order), the vectors are. Equal vectors (the same text twice) take the
     same places either way, so the two graphs differ only in which of the equal labels sits where.
     """
-    by_id = np.argsort(ids, kind="stable")
-    rows = np.ascontiguousarray(matrix[by_id], dtype=np.float32)
-    keys = rows.view(np.dtype((np.void, rows.shape[1] * rows.itemsize))).reshape(-1)
-    return by_id[np.argsort(keys, kind="stable")]
+    return np.lexsort((ids, content_keys(matrix)))
 
 
 def _graph_key(ids: np.ndarray, matrix: np.ndarray) -> str:
