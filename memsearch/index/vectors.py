@@ -8,9 +8,18 @@ hnswlib's ``replace_deleted`` bug with reused labels (upstream PR #541): delete,
 The vectors are one float32 matrix (row per vector; a chunk id -> row table beside it). A loaded
 matrix is memory-mapped read-only: queries go to the HNSW graph, which holds its own copy, so the
 record costs no memory until something reads it (a save, a rebuild, a filtered query). A query
-whose filters leave only a few thousand vectors is answered exactly, by a dot product over those
-rows, instead of by a filtered walk of the graph (which visits many refused nodes, one Python
-callback each: ~20 ms at 1% of 100k vectors, against ~0.2 ms exactly).
+over at most :data:`EXACT_MAX_ROWS` vectors (the whole index, or what its filters leave) is answered
+exactly, by a dot product over those rows: an index that small has no graph at all (its answers then
+depend on the vectors alone), and a narrow filter avoids a filtered walk of the graph (which visits
+many refused nodes, one Python callback each: ~20 ms at 1% of 100k vectors, against ~0.2 ms exactly).
+
+Above that size, the graph an HNSW index answers from depends on the order its vectors went in,
+and an approximate search on two different graphs may return two different lists. So the graph is
+always the one a clean build of the same vectors gives: built in one thread, rows in the order of
+a hash of their bytes (not of their chunk ids, which depend on the order files were indexed in). An edit
+patches the graph in memory (a search right after an update stays fast) and marks it as not
+canonical; the next :meth:`VectorIndex.ready` or save builds the canonical one again, so every
+graph that is saved, loaded or searched after an index run is a function of the vault's vectors.
 """
 
 from __future__ import annotations
@@ -29,11 +38,15 @@ HNSW_M = 16
 HNSW_EF_CONSTRUCTION = 200
 #: Search breadth; raised to k when k is larger.
 HNSW_EF_SEARCH = 64
-#: A filtered query over at most this many vectors is scored exactly. Measured at 100k x 384
+#: A query over at most this many vectors (an index this small, or a filter this narrow) is scored
+#: exactly: exact answers depend on nothing but the vectors, and it is as fast. Measured at 100k x 384
 #: (eval/bench.py's vault, 60 queries, p50): exact 0.2 ms at 2k rows, 3.7 ms at 17k, 8.3 ms at 26k;
 #: the graph's filtered walk (a Python callback per visited node) 13.7 ms for a 17k-row fact-type
 #: filter, 3.1 ms for a 26k-row territory (its rows cluster in the graph), ~10 ms for 29k by date.
 EXACT_MAX_ROWS = 20_000
+#: Written at the head of ``hnsw.key``: a graph file saved before canonical builds (patched by
+#: incremental runs) does not match, and is built again, canonically, when first needed.
+GRAPH_FORMAT = "canonical-1"
 #: Rows sampled to read a query's background similarity (a dot product each: ~0.1 ms at 384 dims).
 BACKGROUND_SAMPLE = 1024
 
@@ -73,6 +86,7 @@ class VectorIndex:
         self._row_of = np.full(0, -1, dtype=np.int64)  # chunk id -> row, -1 = no vector
         self._hnsw = None  # built lazily
         self._dirty = True
+        self._canonical = False  # the graph is the one a clean build of these vectors gives
         self._background: tuple[int, np.ndarray] | None = None  # (rows when sampled, sample)
 
     def __len__(self) -> int:
@@ -124,6 +138,7 @@ class VectorIndex:
         if self._hnsw is not None and not self._dirty:
             self._ensure_capacity(len(chunk_ids))
             self._hnsw.add_items(vectors, np.asarray(chunk_ids, dtype=np.int64))
+            self._canonical = False
 
     def _grow(self, rows: int, ids: int) -> None:
         if rows > len(self._matrix) or not self._matrix.flags.writeable:
@@ -155,6 +170,7 @@ class VectorIndex:
                     self._hnsw.mark_deleted(int(chunk_id))
                 except RuntimeError:
                     self._dirty = True
+                self._canonical = False
 
     def _ensure_capacity(self, extra: int) -> None:
         needed = self._hnsw.get_current_count() + extra
@@ -168,15 +184,21 @@ class VectorIndex:
         index.init_index(max_elements=max(self._n_live, 16), ef_construction=HNSW_EF_CONSTRUCTION, M=HNSW_M)
         if self._n_live:
             ids, matrix = self._live_matrix()
-            # One thread, in id order: the same vectors then always give the same graph, so a search
-            # `--at` an old commit rebuilds exactly the index it had (multi-threaded builds differ).
-            order = np.argsort(ids, kind="stable")
+            order = canonical_order(ids, matrix)
+            # One thread (multi-threaded builds differ run to run): the same vectors then always
+            # give the same graph, whatever path the index took and at `--at` an old commit.
             index.add_items(np.ascontiguousarray(matrix[order]), ids[order], num_threads=1)
-        self._hnsw, self._dirty = index, False
+        self._hnsw, self._dirty, self._canonical = index, False, True
+
+    def needs_graph(self) -> bool:
+        """Whether queries go to the HNSW graph: above :data:`EXACT_MAX_ROWS` vectors (below, every
+        query is answered exactly, as fast, and no graph is built or saved)."""
+        return self._n_live > EXACT_MAX_ROWS
 
     def ready(self) -> None:
-        """Build the HNSW graph now if it is missing or stale (else the first search or save does)."""
-        if self._hnsw is None or self._dirty:
+        """Build the canonical HNSW graph now if one is needed and it is missing, stale or patched by
+        an edit (else the first search or the save does)."""
+        if self.needs_graph() and (self._hnsw is None or self._dirty or not self._canonical):
             self._build()
 
     # -- queries ---------------------------------------------------------------------------
@@ -189,6 +211,8 @@ class VectorIndex:
             rows = self._allowed_rows(allowed)
             if len(rows) <= EXACT_MAX_ROWS:
                 return self._exact(query, k, rows)
+        elif self._n_live <= EXACT_MAX_ROWS:
+            return self._exact(query, k, None)
         if self._hnsw is None or self._dirty:
             self._build()
         n = self._n_live
@@ -229,10 +253,11 @@ class VectorIndex:
         if sample is None or sample[0] != self._n_rows:
             _, matrix = self._live_matrix()
             step = max(1, len(matrix) // BACKGROUND_SAMPLE)
-            sample = self._background = (
-                self._n_rows,
-                np.ascontiguousarray(matrix[::step][:BACKGROUND_SAMPLE]),
-            )
+            # Strided over the rows in the order of a hash of their bytes, not of their ids: the same sample
+            # (so the same standout, the same signal) whatever order the index was built in.
+            # (Kept in that order too: a mean summed in another order may differ in its last bit.)
+            rows = np.argsort(content_keys(matrix), kind="stable")[::step][:BACKGROUND_SAMPLE]
+            sample = self._background = (self._n_rows, np.ascontiguousarray(matrix[rows]))
         rows = sample[1]
         if not len(rows):
             return 0.0, 0.0
@@ -248,15 +273,19 @@ class VectorIndex:
         rows = self._row_of[ids]
         return rows[rows >= 0]
 
-    def _exact(self, query: np.ndarray, k: int, rows: np.ndarray) -> list[Hit]:
-        """Top-k by inner product over the given rows, best first, ties by chunk id."""
-        if not len(rows):
+    def _exact(self, query: np.ndarray, k: int, rows: np.ndarray | None) -> list[Hit]:
+        """Top-k by inner product over the given rows (None: every live row), best first, ties by
+        chunk id."""
+        if rows is None:
+            ids, matrix = self._live_matrix()  # no copy unless rows were removed since the load
+        elif not len(rows):
             return []
+        else:
+            ids, matrix = self._ids[rows], self._matrix[rows]
         # einsum, not BLAS: a few thousand rows are faster single-threaded than through a
         # BLAS pool's wake-up (measured ~8 ms with OpenBLAS's 2 threads at 3k rows, 1 ms here).
-        scores = np.einsum("ij,j->i", self._matrix[rows], query)
-        ids = self._ids[rows]
-        if len(rows) > k:
+        scores = np.einsum("ij,j->i", matrix, query)
+        if len(ids) > k:
             part = np.argpartition(-scores, k - 1)[:k]
             scores, ids = scores[part], ids[part]
         order = np.lexsort((ids, -scores))
@@ -270,12 +299,13 @@ class VectorIndex:
         matrix = np.ascontiguousarray(matrix[order], dtype=np.float32)
         np.save(folder / "vector_ids.npy", ids)
         np.save(folder / "vectors.npy", matrix if len(ids) else np.zeros((0, self.dim), np.float32))
-        if self._hnsw is None or self._dirty:
-            self._build()
+        if not self.needs_graph():
+            return
+        self.ready()
         # As bytes: hnswlib takes the path as UTF-8 text, which a folder name that is not UTF-8
         # (a surrogate escape in Python) cannot be.
         self._hnsw.save_index(os.fsencode(folder / "hnsw.bin"))
-        (folder / "hnsw.key").write_text(_fingerprint(ids, matrix))
+        (folder / "hnsw.key").write_text(_graph_key(ids, matrix))
 
     @classmethod
     def load(cls, folder: Path, dim: int) -> VectorIndex:
@@ -298,16 +328,47 @@ class VectorIndex:
         if n and len(np.unique(ids)) != n:
             raise ValueError("vector_ids.npy repeats a chunk id")
         key_file, graph_file = folder / "hnsw.key", folder / "hnsw.bin"
-        if graph_file.exists() and key_file.exists() and key_file.read_text() == _fingerprint(ids, matrix):
+        if graph_file.exists() and key_file.exists() and key_file.read_text() == _graph_key(ids, matrix):
             import hnswlib
 
             try:
                 hnsw = hnswlib.Index(space="ip", dim=dim)
                 hnsw.load_index(os.fsencode(graph_file), max_elements=max(n, 16))
-                index._hnsw, index._dirty = hnsw, False
+                index._hnsw, index._dirty, index._canonical = hnsw, False, True
             except RuntimeError:
                 index._dirty = True  # a corrupt cache is rebuilt from the vectors on first search
         return index
+
+
+def content_keys(matrix: np.ndarray) -> np.ndarray:
+    """A 64-bit hash of each row's bytes: a key that depends on the vector alone, in no order of
+    its own (rows sorted by it come in a random-looking order, as HNSW wants its insertions;
+    sorted by the bytes themselves they would come sorted by their first coordinate)."""
+    rows = np.ascontiguousarray(matrix, dtype=np.float32)
+    if rows.shape[1] % 2:  # an odd width: one zero column so each row is whole 64-bit words
+        rows = np.concatenate((rows, np.zeros((len(rows), 1), np.float32)), axis=1)
+    words = rows.view(np.uint64)
+    multipliers = np.random.default_rng(15).integers(1, 2**63, words.shape[1], dtype=np.uint64) | 1
+    with np.errstate(over="ignore"):  # wrapping uint64 arithmetic is the point
+        keys = (words * multipliers).sum(axis=1, dtype=np.uint64)
+        keys ^= keys >> np.uint64(31)
+        keys *= np.uint64(0x9E3779B97F4A7C15)
+        keys ^= keys >> np.uint64(29)
+    return keys
+
+
+def canonical_order(ids: np.ndarray, matrix: np.ndarray) -> np.ndarray:
+    """The rows in the order a graph is built in: by a hash of the vector, equal vectors by chunk id.
+
+    Chunk ids are not a canonical key (an incremental run gives a rewritten file fresh ids; a clean
+    build numbers files in scan order), the vectors are. Equal vectors (the same text twice) take the
+    same places either way, so the two graphs differ only in which of the equal labels sits where.
+    """
+    return np.lexsort((ids, content_keys(matrix)))
+
+
+def _graph_key(ids: np.ndarray, matrix: np.ndarray) -> str:
+    return f"{GRAPH_FORMAT}:{_fingerprint(ids, matrix)}"
 
 
 def _fingerprint(ids: np.ndarray, matrix: np.ndarray) -> str:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
+from memsearch.index import vectors as vectors_module
 from memsearch.index.vectors import EXACT_MAX_ROWS, VectorIndex
 
 DIM = 16
@@ -36,7 +38,29 @@ def test_a_narrow_filter_is_answered_exactly():
     assert index.search(query, 5, np.zeros(10, dtype=bool)) == []
 
 
-def test_unfiltered_and_wide_filters_go_through_the_graph():
+@pytest.fixture
+def graph_always(monkeypatch):
+    """Every query through the graph, whatever the index's size (these tests are about the graph)."""
+    monkeypatch.setattr(vectors_module, "EXACT_MAX_ROWS", 0)
+
+
+def test_a_small_index_has_no_graph_and_answers_exactly(tmp_path):
+    m = _vectors(3000, 4)
+    ids = np.arange(5, 3005)
+    index = VectorIndex(DIM)
+    index.add(ids.tolist(), m)
+    index.ready()
+    assert index._hnsw is None and not index.needs_graph()
+    for query in m[:20]:
+        assert [h.chunk_id for h in index.search(query, 10)] == _exact(m, ids, query, 10)
+    index.save(tmp_path)
+    assert not (tmp_path / "hnsw.bin").exists()
+    loaded = VectorIndex.load(tmp_path, DIM)
+    loaded.remove([5])
+    assert [h.chunk_id for h in loaded.search(m[0], 3)] == _exact(m[1:], ids[1:], m[0], 3)
+
+
+def test_unfiltered_and_wide_filters_go_through_the_graph(graph_always):
     m = _vectors(500, 1)
     index = VectorIndex(DIM)
     index.add(list(range(500)), m)
@@ -48,7 +72,7 @@ def test_unfiltered_and_wide_filters_go_through_the_graph():
     assert all(h.chunk_id < 400 and h.chunk_id != 3 for h in hits)
 
 
-def test_add_replace_remove_save_load(tmp_path):
+def test_add_replace_remove_save_load(tmp_path, graph_always):
     m = _vectors(100, 2)
     index = VectorIndex(DIM)
     index.add(list(range(100)), m)
@@ -69,7 +93,7 @@ def test_add_replace_remove_save_load(tmp_path):
     assert np.isnan(next(iter(loaded.by_id.values()))).sum() == 0
 
 
-def test_a_graph_file_that_does_not_match_is_rebuilt(tmp_path):
+def test_a_graph_file_that_does_not_match_is_rebuilt(tmp_path, graph_always):
     m = _vectors(50, 3)
     index = VectorIndex(DIM)
     index.add(list(range(50)), m)

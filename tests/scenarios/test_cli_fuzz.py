@@ -8,7 +8,8 @@ one). The verbs that run until stopped (serve, watch, mcp) are left out:
 their arguments are checked by the same option parsers. The runs share one indexed vault copy
 and index home; a forget the fuzzer types is carried out for real on it.
 
-CI runs a fixed budget; MEMSEARCH_FUZZ_EXAMPLES raises it.
+CI runs a fixed budget on a fixed seed; MEMSEARCH_FUZZ_EXAMPLES raises the budget and
+MEMSEARCH_FUZZ_SEED draws other command lines.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from memsearch.cli import main
 from memsearch.cli.options import EXIT_DEGRADED, EXIT_ERROR, EXIT_USAGE
 
 EXAMPLES = int(os.environ.get("MEMSEARCH_FUZZ_EXAMPLES", "120"))
-SEED = 20261202
+SEED = int(os.environ.get("MEMSEARCH_FUZZ_SEED", "20261202"))
 RUNS_UNTIL_STOPPED = {"serve", "watch", "mcp"}
 VERBS = sorted(set(main.commands) - RUNS_UNTIL_STOPPED)
 EXPECTED_EXITS = {0, EXIT_ERROR, EXIT_USAGE, EXIT_DEGRADED}
