@@ -13,13 +13,12 @@ exactly, by a dot product over those rows: an index that small has no graph at a
 depend on the vectors alone), and a narrow filter avoids a filtered walk of the graph (which visits
 many refused nodes, one Python callback each: ~20 ms at 1% of 100k vectors, against ~0.2 ms exactly).
 
-Above that size, the graph an HNSW index answers from depends on the order its vectors went in,
-and an approximate search on two different graphs may return two different lists. So the graph is
-always the one a clean build of the same vectors gives: built in one thread, rows in the order of
-a hash of their bytes (not of their chunk ids, which depend on the order files were indexed in). An edit
-patches the graph in memory (a search right after an update stays fast) and marks it as not
-canonical; the next :meth:`VectorIndex.ready` or save builds the canonical one again, so every
-graph that is saved, loaded or searched after an index run is a function of the vault's vectors.
+Above that size, the graph an HNSW index answers from depends on the order its vectors went in.
+A graph built from scratch (a clean build, a snapshot rebuilt at ``--at``) is built in one thread,
+rows in the order of a hash of their bytes (not of their chunk ids, which depend on the order files
+were indexed in), so the same vectors always give the same graph. An index run patches the graph it
+loaded instead (rebuilding it costs ~80 s at 100k vectors, on every run): such a graph may answer a
+few queries differently from a clean build's until the index is rebuilt (docs/versioning.md).
 """
 
 from __future__ import annotations
@@ -44,9 +43,6 @@ HNSW_EF_SEARCH = 64
 #: the graph's filtered walk (a Python callback per visited node) 13.7 ms for a 17k-row fact-type
 #: filter, 3.1 ms for a 26k-row territory (its rows cluster in the graph), ~10 ms for 29k by date.
 EXACT_MAX_ROWS = 20_000
-#: Written at the head of ``hnsw.key``: a graph file saved before canonical builds (patched by
-#: incremental runs) does not match, and is built again, canonically, when first needed.
-GRAPH_FORMAT = "canonical-1"
 #: Rows sampled to read a query's background similarity (a dot product each: ~0.1 ms at 384 dims).
 BACKGROUND_SAMPLE = 1024
 
@@ -86,7 +82,6 @@ class VectorIndex:
         self._row_of = np.full(0, -1, dtype=np.int64)  # chunk id -> row, -1 = no vector
         self._hnsw = None  # built lazily
         self._dirty = True
-        self._canonical = False  # the graph is the one a clean build of these vectors gives
         self._background: tuple[int, np.ndarray] | None = None  # (rows when sampled, sample)
 
     def __len__(self) -> int:
@@ -138,7 +133,6 @@ class VectorIndex:
         if self._hnsw is not None and not self._dirty:
             self._ensure_capacity(len(chunk_ids))
             self._hnsw.add_items(vectors, np.asarray(chunk_ids, dtype=np.int64))
-            self._canonical = False
 
     def _grow(self, rows: int, ids: int) -> None:
         if rows > len(self._matrix) or not self._matrix.flags.writeable:
@@ -170,7 +164,6 @@ class VectorIndex:
                     self._hnsw.mark_deleted(int(chunk_id))
                 except RuntimeError:
                     self._dirty = True
-                self._canonical = False
 
     def _ensure_capacity(self, extra: int) -> None:
         needed = self._hnsw.get_current_count() + extra
@@ -188,7 +181,7 @@ class VectorIndex:
             # One thread (multi-threaded builds differ run to run): the same vectors then always
             # give the same graph, whatever path the index took and at `--at` an old commit.
             index.add_items(np.ascontiguousarray(matrix[order]), ids[order], num_threads=1)
-        self._hnsw, self._dirty, self._canonical = index, False, True
+        self._hnsw, self._dirty = index, False
 
     def needs_graph(self) -> bool:
         """Whether queries go to the HNSW graph: above :data:`EXACT_MAX_ROWS` vectors (below, every
@@ -196,9 +189,9 @@ class VectorIndex:
         return self._n_live > EXACT_MAX_ROWS
 
     def ready(self) -> None:
-        """Build the canonical HNSW graph now if one is needed and it is missing, stale or patched by
-        an edit (else the first search or the save does)."""
-        if self.needs_graph() and (self._hnsw is None or self._dirty or not self._canonical):
+        """Build the HNSW graph now if one is needed and it is missing or stale (else the first
+        search or the save does)."""
+        if self.needs_graph() and (self._hnsw is None or self._dirty):
             self._build()
 
     # -- queries ---------------------------------------------------------------------------
@@ -305,7 +298,7 @@ class VectorIndex:
         # As bytes: hnswlib takes the path as UTF-8 text, which a folder name that is not UTF-8
         # (a surrogate escape in Python) cannot be.
         self._hnsw.save_index(os.fsencode(folder / "hnsw.bin"))
-        (folder / "hnsw.key").write_text(_graph_key(ids, matrix))
+        (folder / "hnsw.key").write_text(_fingerprint(ids, matrix))
 
     @classmethod
     def load(cls, folder: Path, dim: int) -> VectorIndex:
@@ -328,13 +321,13 @@ class VectorIndex:
         if n and len(np.unique(ids)) != n:
             raise ValueError("vector_ids.npy repeats a chunk id")
         key_file, graph_file = folder / "hnsw.key", folder / "hnsw.bin"
-        if graph_file.exists() and key_file.exists() and key_file.read_text() == _graph_key(ids, matrix):
+        if graph_file.exists() and key_file.exists() and key_file.read_text() == _fingerprint(ids, matrix):
             import hnswlib
 
             try:
                 hnsw = hnswlib.Index(space="ip", dim=dim)
                 hnsw.load_index(os.fsencode(graph_file), max_elements=max(n, 16))
-                index._hnsw, index._dirty, index._canonical = hnsw, False, True
+                index._hnsw, index._dirty = hnsw, False
             except RuntimeError:
                 index._dirty = True  # a corrupt cache is rebuilt from the vectors on first search
         return index
@@ -365,10 +358,6 @@ def canonical_order(ids: np.ndarray, matrix: np.ndarray) -> np.ndarray:
     same places either way, so the two graphs differ only in which of the equal labels sits where.
     """
     return np.lexsort((ids, content_keys(matrix)))
-
-
-def _graph_key(ids: np.ndarray, matrix: np.ndarray) -> str:
-    return f"{GRAPH_FORMAT}:{_fingerprint(ids, matrix)}"
 
 
 def _fingerprint(ids: np.ndarray, matrix: np.ndarray) -> str:
