@@ -17,9 +17,10 @@ Faithful keyword scores: memsearch tokenizes (identifiers kept whole and split, 
 a chunk's terms (its own at 1, its neighbours' at ``context_weight``), so Milvus is given those terms,
 not the text: each term repeated ``TERM_REPEAT * weight`` times, split on whitespace only. BM25 with
 ``k1 * TERM_REPEAT`` over repeated terms is the built-in BM25 times a constant, which is taken out, so
-scores are on the built-in scale (the keyword coverage and confidence read them). What still differs:
-Milvus counts documents over the whole collection (every vault of a shared one) and a deleted row
-until compaction; ``docs/milvus.md`` has the measured agreement.
+scores are on the built-in scale (the keyword coverage and confidence read them). Milvus counts
+documents over the whole collection (every vault of a shared one), so in a shared collection its
+keyword list is a set of candidates that the vault's own keyword statistics score (:func:`_rescored`);
+it also counts a deleted row until compaction; ``docs/milvus.md`` has the measured agreement.
 
 pymilvus is imported when a backend is first used, so the package works without the extra.
 """
@@ -58,6 +59,11 @@ BATCH = 500
 #: query at 16,384 rows).
 ID_WINDOW = 10_000
 EMPTY_QUERY_ERROR = "Unsupported data type: 0"
+#: In a shared collection the keyword list asks Milvus for this many times the candidates it
+#: keeps, then scores them with the vault's own BM25 statistics (:func:`_rescored`).
+RESCORE_FACTOR = 4
+#: Milvus's largest ``limit`` of one search.
+MAX_LIMIT = 16_384
 #: After Milvus failed, searches skip it for this long instead of each waiting out a timeout.
 RETRY_SECONDS = 30.0
 
@@ -532,7 +538,11 @@ class MilvusRetrieval:
         if not words or k <= 0:
             return []
         expr = filter_expression(self.spec, index, filters)
-        found = self._search(" ".join(words), "sparse", k, expr, {"params": {"drop_ratio_search": 0.0}})
+        shared = self.spec.layout != "per-vault"
+        asked = min(MAX_LIMIT, k * RESCORE_FACTOR) if shared else k
+        found = self._search(" ".join(words), "sparse", asked, expr, {"params": {"drop_ratio_search": 0.0}})
+        if shared:
+            return _rescored(index, weights, found, k, allowed, tie_key)
         # Back to the built-in scale: the query's repeats and BM25's (k1 + 1) at k1 x TERM_REPEAT.
         scale = (BM25_K1 + 1.0) / ((BM25_K1 * TERM_REPEAT + 1.0) * QUERY_REPEAT)
         hits = _kept(index, [(cid, score * scale) for cid, score in found], allowed)
@@ -547,6 +557,31 @@ class MilvusRetrieval:
         query = np.asarray(vector, dtype=np.float32).tolist()
         found = self._search(query, "dense", k, expr, {"metric_type": "IP"})
         return _kept(index, found, allowed)
+
+
+def _rescored(
+    index: IndexData,
+    weights: Mapping[str, float],
+    found: list[tuple[int, float]],
+    k: int,
+    allowed: np.ndarray | None,
+    tie_key: TieKey | None,
+) -> list[Hit]:
+    """The vault's top ``k`` of Milvus's candidates, scored with the vault's own BM25 statistics.
+
+    In a shared collection Milvus's idf and average length are the whole fleet's (Milvus 2.5 keeps
+    BM25 statistics per collection, not per partition or filter), so its scores and its order are
+    not the vault's. The vault's own keyword index (always loaded: it is the fallback) holds the
+    vault's statistics; it scores only the candidates, so the list is the built-in one wherever the
+    built-in top ``k`` lies within Milvus's top ``k x RESCORE_FACTOR``."""
+    candidates = _kept(index, found, allowed)
+    if not candidates:
+        return []
+    ids = np.array([h.chunk_id for h in candidates], dtype=np.int64)
+    scores = index.keyword.scores_of(weights, ids)
+    hits = [Hit(int(cid), float(score)) for cid, score in zip(ids, scores, strict=True) if score > 0]
+    order = sorted(range(len(hits)), key=lambda i: -hits[i].score)  # stable: Milvus's order on ties
+    return _ordered([hits[i] for i in order], tie_key)[:k]
 
 
 def _kept(index: IndexData, found: list[tuple[int, float]], allowed: np.ndarray | None) -> list[Hit]:
