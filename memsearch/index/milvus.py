@@ -36,6 +36,7 @@ import threading
 import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -46,6 +47,7 @@ from memsearch.index.in_memory import IndexData
 from memsearch.index.keyword import BM25_B, BM25_K1
 from memsearch.index.keyword_terms import file_keyword_terms
 from memsearch.models import Hit
+from memsearch.paths import atomic_write
 
 #: A chunk term of weight w is written round(w * TERM_REPEAT) times (weights are halves by default).
 TERM_REPEAT = 2
@@ -324,6 +326,8 @@ class SyncReport:
     deleted: int = 0
     kept: int = 0
     seconds: float = 0.0
+    #: True when the vault's rows were read back from the collection (no usable local record)
+    read_back: bool = True
 
 
 def _dim(data: IndexData, client: Any, spec: BackendSpec) -> int:
@@ -399,10 +403,53 @@ def existing_rows(client: Any, spec: BackendSpec, id_bound: int) -> dict[int, st
     return found
 
 
-def sync(spec: BackendSpec, data: IndexData, shape: Settings, *, compact: bool = False) -> SyncReport:
+def _place(spec: BackendSpec) -> list[str]:
+    return [spec.uri, spec.collection_name, spec.vault_id]
+
+
+def vault_row_count(client: Any, spec: BackendSpec) -> int:
+    rows = client.query(
+        spec.collection_name, filter=f"vault == {_literal(spec.vault_id)}", output_fields=["count(*)"]
+    )
+    return int(rows[0]["count(*)"]) if rows else 0
+
+
+def recorded_rows(client: Any, spec: BackendSpec, record: Path | None) -> dict[int, str] | None:
+    """chunk id -> sig of what the last push sent (``record``, in the index home), if the collection
+    still holds exactly as many of the vault's rows; None (compare the whole collection) otherwise: no
+    record, another place, a dropped collection, rows deleted or added by someone else."""
+    if record is None or not record.is_file():
+        return None
+    try:
+        saved = json.loads(record.read_text(encoding="utf-8"))
+        if saved.get("place") != _place(spec) or not client.has_collection(spec.collection_name):
+            return None
+        rows = {int(cid): str(sig) for cid, sig in saved["rows"].items()}
+        if vault_row_count(client, spec) != len(rows):
+            return None
+    except Exception:  # unreadable, or Milvus could not count: the full comparison decides
+        return None
+    return rows
+
+
+def write_record(record: Path, spec: BackendSpec, rows: Mapping[int, str]) -> None:
+    payload = {"place": _place(spec), "rows": {str(cid): sig for cid, sig in rows.items()}}
+    atomic_write(record, json.dumps(payload, separators=(",", ":")).encode())
+
+
+def sync(
+    spec: BackendSpec,
+    data: IndexData,
+    shape: Settings,
+    *,
+    compact: bool = False,
+    record: Path | None = None,
+) -> SyncReport:
     """Bring the vault's rows level with ``data``: delete what it no longer holds, upsert what changed.
     ``compact``: after deleting, ask Milvus to compact the collection (a deleted row's data stays in
-    its segment until then; a forget asks for it)."""
+    its segment until then; a forget asks for it). ``record``: a file of the signatures this push
+    sent; the next push reads what the collection holds from it (one count query) instead of reading
+    every row back, so what it sends and asks is in proportion to what changed."""
     started = time.perf_counter()
     client_for(spec).has_collection(spec.collection_name)  # a server that is down fails in seconds
     client = client_for(spec, SYNC_TIMEOUT_S)
@@ -410,7 +457,12 @@ def sync(spec: BackendSpec, data: IndexData, shape: Settings, *, compact: bool =
     ensure_collection(client, spec, dim)
     name = spec.collection_name
     bound = max(data.n_ids, int((data.manifest or {}).get("next_id") or 0))
-    have = existing_rows(client, spec, bound)
+    have = recorded_rows(client, spec, record)
+    report_read = have is None
+    if have is None:
+        have = existing_rows(client, spec, bound)
+    if record is not None:
+        record.unlink(missing_ok=True)  # a push that fails midway leaves no record: the next reads back
     vectors = data.vectors.by_id if data.vectors is not None else {}
     wanted: dict[int, tuple[dict[str, Any], str]] = {}
     for cid, chunk in data.chunks.items():
@@ -463,6 +515,9 @@ def sync(spec: BackendSpec, data: IndexData, shape: Settings, *, compact: bool =
         with contextlib.suppress(Exception):  # Milvus Lite compacts on its own schedule
             client.flush(name)
             client.compact(name)
+    if record is not None:
+        write_record(record, spec, {cid: sig for cid, (_, sig) in wanted.items()})
+    report.read_back = report_read
     report.seconds = time.perf_counter() - started
     return report
 
