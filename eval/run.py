@@ -3,6 +3,7 @@
     python eval/run.py locomo [--data PATH] [--limit-conversations N] [--limit-questions N] [--strategies ...]
     python eval/run.py beir   [--data PATH] [--limit-queries N] [--limit-docs N]
     python eval/run.py vault  [--data FOLDER] [--classes ...] [--runs ...]
+    python eval/run.py fleet  [--vaults N] [--chunks N] [--queries N]   (needs the milvus extra)
 
 Every subcommand takes ``--set key=value`` (repeatable) to override a ``memsearch.config.Settings`` field,
 so a chunking or fusion change can be measured against the defaults. See eval/README.md.
@@ -17,6 +18,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import beir
+import fleet
 import harness
 import locomo
 import vault
@@ -111,6 +113,21 @@ def build_parser() -> argparse.ArgumentParser:
     )
     common(va, strategies=False)
     va.set_defaults(func=vault.main)
+
+    fl = sub.add_parser(
+        "fleet",
+        help="many vaults in one Milvus collection: latency filtered by vault, isolation (docs/milvus.md)",
+    )
+    fl.add_argument("--vaults", type=positive_int, default=100, help="vaults in the collection")
+    fl.add_argument("--chunks", type=positive_int, default=1000, help="chunks per vault (pool subset)")
+    fl.add_argument("--queries", type=positive_int, default=10, help="queries per vault (keyword + vector)")
+    fl.add_argument(
+        "--cache-dir",
+        default=str(harness.DEFAULT_CACHE_DIR),
+        help="cached indexes and the fleet",
+    )
+    fl.add_argument("--out", default=str(harness.DEFAULT_RESULTS_DIR), help="folder for the results JSON")
+    fl.set_defaults(func=fleet.main)
     return parser
 
 

@@ -31,6 +31,7 @@ from memsearch.index.backend import (
 from memsearch.index.format import shape_of
 from memsearch.index.in_memory import IndexData
 from memsearch.models import Hit
+from memsearch.paths import IndexLayout
 
 _log = logging.getLogger("memsearch")
 
@@ -117,7 +118,7 @@ def push_spec(
 
     try:
         index = data() if callable(data) else data
-        sync(spec, index, shape_of(index.manifest or {}), compact=compact)
+        sync(spec, index, shape_of(index.manifest or {}), compact=compact, record=pushed_record(home))
     except Exception as exc:  # a soft seam: the index run itself succeeded
         why = str(exc) if isinstance(exc, BackendUnavailableError) else f"{type(exc).__name__}: {exc}"
         spec.pending = f"Milvus at {spec.uri}: {why.splitlines()[0][:300] if why else 'failed'}"
@@ -128,6 +129,11 @@ def push_spec(
     spec.pushed_commit = index.commit
     write_backend(home, spec)
     return None
+
+
+def pushed_record(home: Path) -> Path:
+    """The signatures of the rows the last push sent (memsearch.index.milvus.sync)."""
+    return IndexLayout(home).cache / "milvus-pushed.json"
 
 
 def pending(home: Path) -> str | None:
@@ -147,4 +153,6 @@ def record_backend(home: Path, spec: BackendSpec | None) -> None:
     place = (spec.uri, spec.collection_name, spec.vault_id) if spec is not None else None
     if spec is not None and old is not None and (old.uri, old.collection_name, old.vault_id) == place:
         spec.pending = old.pending
+    # chosen again (perhaps after the collection was dropped and made anew): compare it all once
+    pushed_record(home).unlink(missing_ok=True)
     write_backend(home, spec)

@@ -200,6 +200,37 @@ class KeywordIndex:
             out[ids] += qtf * idf * tfs * (k1 + 1.0) / (tfs + norm)
         return out
 
+    def scores_of(self, query_terms: Mapping[str, float], chunk_ids: np.ndarray) -> np.ndarray:
+        """BM25 scores of ``chunk_ids`` only (0 for one this index does not hold), with this
+        index's own statistics (document count, idf, average length): the same figures
+        :meth:`scores` gives them. For candidates another engine found with other statistics (a
+        Milvus collection shared by many vaults)."""
+        ids = np.asarray(chunk_ids, dtype=np.int64)
+        out = np.zeros(len(ids), dtype=np.float32)
+        n_docs = len(self)
+        if n_docs == 0 or not len(ids):
+            return out
+        # where each candidate sits in ``out`` (-1: not a candidate), read through a posting's ids
+        slot = np.full(len(self._doc_len), -1, dtype=np.int64)
+        known = (ids >= 0) & (ids < len(slot))
+        slot[ids[known]] = np.flatnonzero(known)
+        avgdl = max(self._total_len / n_docs, 1e-9)
+        k1, b = self.k1, self.b
+        for term, qtf in query_terms.items():
+            arrays = self._posting_arrays(term)
+            if arrays is None:
+                continue
+            posting_ids, tfs = arrays
+            idf = self.idf(n_docs, len(posting_ids))
+            where = slot[posting_ids]
+            hit = where >= 0
+            if not hit.any():
+                continue
+            hit_ids, hit_tfs = posting_ids[hit], tfs[hit]
+            norm = k1 * (1.0 - b + b * self._doc_len[hit_ids] / avgdl)
+            out[where[hit]] += qtf * idf * hit_tfs * (k1 + 1.0) / (hit_tfs + norm)
+        return out
+
     def query_weight(self, query_terms: Mapping[str, float]) -> tuple[float, float]:
         """(total, missing): the query's weight (each term's weight times its idf) and the part of
         it in terms no chunk holds (they count at the highest idf: the rarest word of all).

@@ -17,9 +17,10 @@ Faithful keyword scores: memsearch tokenizes (identifiers kept whole and split, 
 a chunk's terms (its own at 1, its neighbours' at ``context_weight``), so Milvus is given those terms,
 not the text: each term repeated ``TERM_REPEAT * weight`` times, split on whitespace only. BM25 with
 ``k1 * TERM_REPEAT`` over repeated terms is the built-in BM25 times a constant, which is taken out, so
-scores are on the built-in scale (the keyword coverage and confidence read them). What still differs:
-Milvus counts documents over the whole collection (every vault of a shared one) and a deleted row
-until compaction; ``docs/milvus.md`` has the measured agreement.
+scores are on the built-in scale (the keyword coverage and confidence read them). Milvus counts
+documents over the whole collection (every vault of a shared one), so in a shared collection its
+keyword list is a set of candidates that the vault's own keyword statistics score (:func:`_rescored`);
+it also counts a deleted row until compaction; ``docs/milvus.md`` has the measured agreement.
 
 pymilvus is imported when a backend is first used, so the package works without the extra.
 """
@@ -35,6 +36,7 @@ import threading
 import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -45,6 +47,7 @@ from memsearch.index.in_memory import IndexData
 from memsearch.index.keyword import BM25_B, BM25_K1
 from memsearch.index.keyword_terms import file_keyword_terms
 from memsearch.models import Hit
+from memsearch.paths import atomic_write
 
 #: A chunk term of weight w is written round(w * TERM_REPEAT) times (weights are halves by default).
 TERM_REPEAT = 2
@@ -58,6 +61,11 @@ BATCH = 500
 #: query at 16,384 rows).
 ID_WINDOW = 10_000
 EMPTY_QUERY_ERROR = "Unsupported data type: 0"
+#: In a shared collection the keyword list asks Milvus for this many times the candidates it
+#: keeps, then scores them with the vault's own BM25 statistics (:func:`_rescored`).
+RESCORE_FACTOR = 4
+#: Milvus's largest ``limit`` of one search.
+MAX_LIMIT = 16_384
 #: After Milvus failed, searches skip it for this long instead of each waiting out a timeout.
 RETRY_SECONDS = 30.0
 
@@ -318,6 +326,8 @@ class SyncReport:
     deleted: int = 0
     kept: int = 0
     seconds: float = 0.0
+    #: True when the vault's rows were read back from the collection (no usable local record)
+    read_back: bool = True
 
 
 def _dim(data: IndexData, client: Any, spec: BackendSpec) -> int:
@@ -393,10 +403,53 @@ def existing_rows(client: Any, spec: BackendSpec, id_bound: int) -> dict[int, st
     return found
 
 
-def sync(spec: BackendSpec, data: IndexData, shape: Settings, *, compact: bool = False) -> SyncReport:
+def _place(spec: BackendSpec) -> list[str]:
+    return [spec.uri, spec.collection_name, spec.vault_id]
+
+
+def vault_row_count(client: Any, spec: BackendSpec) -> int:
+    rows = client.query(
+        spec.collection_name, filter=f"vault == {_literal(spec.vault_id)}", output_fields=["count(*)"]
+    )
+    return int(rows[0]["count(*)"]) if rows else 0
+
+
+def recorded_rows(client: Any, spec: BackendSpec, record: Path | None) -> dict[int, str] | None:
+    """chunk id -> sig of what the last push sent (``record``, in the index home), if the collection
+    still holds exactly as many of the vault's rows; None (compare the whole collection) otherwise: no
+    record, another place, a dropped collection, rows deleted or added by someone else."""
+    if record is None or not record.is_file():
+        return None
+    try:
+        saved = json.loads(record.read_text(encoding="utf-8"))
+        if saved.get("place") != _place(spec) or not client.has_collection(spec.collection_name):
+            return None
+        rows = {int(cid): str(sig) for cid, sig in saved["rows"].items()}
+        if vault_row_count(client, spec) != len(rows):
+            return None
+    except Exception:  # unreadable, or Milvus could not count: the full comparison decides
+        return None
+    return rows
+
+
+def write_record(record: Path, spec: BackendSpec, rows: Mapping[int, str]) -> None:
+    payload = {"place": _place(spec), "rows": {str(cid): sig for cid, sig in rows.items()}}
+    atomic_write(record, json.dumps(payload, separators=(",", ":")).encode())
+
+
+def sync(
+    spec: BackendSpec,
+    data: IndexData,
+    shape: Settings,
+    *,
+    compact: bool = False,
+    record: Path | None = None,
+) -> SyncReport:
     """Bring the vault's rows level with ``data``: delete what it no longer holds, upsert what changed.
     ``compact``: after deleting, ask Milvus to compact the collection (a deleted row's data stays in
-    its segment until then; a forget asks for it)."""
+    its segment until then; a forget asks for it). ``record``: a file of the signatures this push
+    sent; the next push reads what the collection holds from it (one count query) instead of reading
+    every row back, so what it sends and asks is in proportion to what changed."""
     started = time.perf_counter()
     client_for(spec).has_collection(spec.collection_name)  # a server that is down fails in seconds
     client = client_for(spec, SYNC_TIMEOUT_S)
@@ -404,7 +457,12 @@ def sync(spec: BackendSpec, data: IndexData, shape: Settings, *, compact: bool =
     ensure_collection(client, spec, dim)
     name = spec.collection_name
     bound = max(data.n_ids, int((data.manifest or {}).get("next_id") or 0))
-    have = existing_rows(client, spec, bound)
+    have = recorded_rows(client, spec, record)
+    report_read = have is None
+    if have is None:
+        have = existing_rows(client, spec, bound)
+    if record is not None:
+        record.unlink(missing_ok=True)  # a push that fails midway leaves no record: the next reads back
     vectors = data.vectors.by_id if data.vectors is not None else {}
     wanted: dict[int, tuple[dict[str, Any], str]] = {}
     for cid, chunk in data.chunks.items():
@@ -457,6 +515,9 @@ def sync(spec: BackendSpec, data: IndexData, shape: Settings, *, compact: bool =
         with contextlib.suppress(Exception):  # Milvus Lite compacts on its own schedule
             client.flush(name)
             client.compact(name)
+    if record is not None:
+        write_record(record, spec, {cid: sig for cid, (_, sig) in wanted.items()})
+    report.read_back = report_read
     report.seconds = time.perf_counter() - started
     return report
 
@@ -532,7 +593,11 @@ class MilvusRetrieval:
         if not words or k <= 0:
             return []
         expr = filter_expression(self.spec, index, filters)
-        found = self._search(" ".join(words), "sparse", k, expr, {"params": {"drop_ratio_search": 0.0}})
+        shared = self.spec.layout != "per-vault"
+        asked = min(MAX_LIMIT, k * RESCORE_FACTOR) if shared else k
+        found = self._search(" ".join(words), "sparse", asked, expr, {"params": {"drop_ratio_search": 0.0}})
+        if shared:
+            return _rescored(index, weights, found, k, allowed, tie_key)
         # Back to the built-in scale: the query's repeats and BM25's (k1 + 1) at k1 x TERM_REPEAT.
         scale = (BM25_K1 + 1.0) / ((BM25_K1 * TERM_REPEAT + 1.0) * QUERY_REPEAT)
         hits = _kept(index, [(cid, score * scale) for cid, score in found], allowed)
@@ -547,6 +612,31 @@ class MilvusRetrieval:
         query = np.asarray(vector, dtype=np.float32).tolist()
         found = self._search(query, "dense", k, expr, {"metric_type": "IP"})
         return _kept(index, found, allowed)
+
+
+def _rescored(
+    index: IndexData,
+    weights: Mapping[str, float],
+    found: list[tuple[int, float]],
+    k: int,
+    allowed: np.ndarray | None,
+    tie_key: TieKey | None,
+) -> list[Hit]:
+    """The vault's top ``k`` of Milvus's candidates, scored with the vault's own BM25 statistics.
+
+    In a shared collection Milvus's idf and average length are the whole fleet's (Milvus 2.5 keeps
+    BM25 statistics per collection, not per partition or filter), so its scores and its order are
+    not the vault's. The vault's own keyword index (always loaded: it is the fallback) holds the
+    vault's statistics; it scores only the candidates, so the list is the built-in one wherever the
+    built-in top ``k`` lies within Milvus's top ``k x RESCORE_FACTOR``."""
+    candidates = _kept(index, found, allowed)
+    if not candidates:
+        return []
+    ids = np.array([h.chunk_id for h in candidates], dtype=np.int64)
+    scores = index.keyword.scores_of(weights, ids)
+    hits = [Hit(int(cid), float(score)) for cid, score in zip(ids, scores, strict=True) if score > 0]
+    order = sorted(range(len(hits)), key=lambda i: -hits[i].score)  # stable: Milvus's order on ties
+    return _ordered([hits[i] for i in order], tie_key)[:k]
 
 
 def _kept(index: IndexData, found: list[tuple[int, float]], allowed: np.ndarray | None) -> list[Hit]:

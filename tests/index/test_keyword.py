@@ -216,3 +216,23 @@ def test_top_hits_breaks_ties_by_the_key_at_the_cut_and_in_the_order():
         assert got == want
 
     check()
+
+
+def test_scores_of_candidates_equal_the_full_scores(tmp_path):
+    """Scoring a few candidates (a shared Milvus collection's top-N, rescored with the vault's own
+    statistics) gives each exactly its score in the full list; ids it does not hold score 0."""
+    index = KeywordIndex()
+    for i, doc in enumerate(DOCS[:5]):
+        index.add(i, Counter(doc.split()))
+    index.save(tmp_path / "kw.npz")
+    index = KeywordIndex.load(tmp_path / "kw.npz")  # a block plus pending additions and a tombstone
+    for i, doc in enumerate(DOCS[5:], start=5):
+        index.add(i, Counter(doc.split()))
+    index.remove(1)
+    weights = {"river": 1.0, "ed25519": 0.5, "tea": 1.0, "keys": 0.1}
+    full = index.scores(weights)
+    candidates = np.array([6, 0, 4, 1, 99, 2], dtype=np.int64)
+    got = index.scores_of(weights, candidates)
+    want = [full[c] if c < len(full) else 0.0 for c in candidates]
+    assert got[1] > 0 and got[3] == 0 and got[4] == 0
+    np.testing.assert_array_equal(got, np.array(want, dtype=np.float32))

@@ -19,8 +19,10 @@ from milvus_server import MilvusProcess, require_milvus
 from memsearch.api import forget, index_vault, open_index
 from memsearch.errors import ConfigError
 from memsearch.index.backend import BUILTIN_RETRIEVAL, read_backend
+from memsearch.index.format import shape_of
 from memsearch.query import Filters
 from memsearch.query_terms import term_weights
+from memsearch.retrieval import pushed_record
 from memsearch.search import filter_mask
 
 require_milvus()
@@ -181,6 +183,26 @@ def test_a_dropped_collection_is_rebuilt_from_the_index_without_embedding(server
     report = index_vault(vault_copy, backend=server.uri)  # chosen again: compared in full
     assert report.embedded == 0 and report.commit is None
     engine = open_index(vault_copy)
+    rows = _rows(spec, f'vault == "{spec.vault_id}"')
+    assert sorted(r["chunk_id"] for r in rows) == sorted(engine.index.chunks)
+
+
+def test_a_push_reads_the_collection_from_its_record_and_sends_only_what_changed(server, vault_copy):
+    index_vault(vault_copy, backend=server.uri)
+    home = vault_copy / ".memsearch"
+    spec, record = read_backend(home), pushed_record(home)
+    assert record.is_file()
+    engine = open_index(vault_copy)
+    shape = shape_of(engine.index.manifest or {})
+    again = milvus.sync(spec, engine.index, shape, record=record)
+    assert (again.read_back, again.upserted, again.deleted) == (False, 0, 0)
+    assert again.kept == len(engine.index.chunks)
+    # rows deleted behind memsearch's back: the vault's row count no longer matches the record, so
+    # the push reads the collection back and sends the missing rows again
+    some = sorted(engine.index.chunks)[:3]
+    milvus.client_for(spec).delete(spec.collection_name, ids=[f"{spec.vault_id}:{c}" for c in some])
+    healed = milvus.sync(spec, engine.index, shape, record=record)
+    assert healed.read_back and healed.upserted == 3
     rows = _rows(spec, f'vault == "{spec.vault_id}"')
     assert sorted(r["chunk_id"] for r in rows) == sorted(engine.index.chunks)
 
