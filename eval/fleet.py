@@ -27,7 +27,7 @@ import numpy as np
 
 from memsearch.api import open_index
 from memsearch.config import Settings
-from memsearch.index import milvus
+from memsearch.index import milvus, milvus_push
 from memsearch.index.backend import BackendSpec
 from memsearch.index.keyword import KeywordIndex
 from memsearch.index.keyword_terms import file_keyword_terms
@@ -113,7 +113,7 @@ def build_collection(spec: BackendSpec, members, terms, vectors, stamp: Path) ->
                     "entities": [],
                     "has_vector": True,
                     "sig": "",
-                    "terms": milvus.terms_text(t, w),
+                    "terms": milvus_push.terms_text(t, w),
                     "dense": vectors[pid].tolist(),
                 }
             )

@@ -114,7 +114,8 @@ def push_spec(
     home: Path, spec: BackendSpec, data: IndexData | Callable[[], IndexData], *, compact: bool = False
 ) -> str | None:
     """:func:`push` for a given spec (recorded in the index home, with its outcome)."""
-    from memsearch.index.milvus import forget_client, sync
+    from memsearch.index.milvus import forget_client
+    from memsearch.index.milvus_push import sync
 
     try:
         index = data() if callable(data) else data
@@ -132,7 +133,7 @@ def push_spec(
 
 
 def pushed_record(home: Path) -> Path:
-    """The signatures of the rows the last push sent (memsearch.index.milvus.sync)."""
+    """The signatures of the rows the last push sent (memsearch.index.milvus_push.sync)."""
     return IndexLayout(home).cache / "milvus-pushed.json"
 
 

@@ -27,7 +27,7 @@ from memsearch.search import filter_mask
 
 require_milvus()
 
-from memsearch.index import milvus  # noqa: E402  (after the skip: it needs nothing, its use does)
+from memsearch.index import milvus, milvus_push  # noqa: E402  (after the skip: it needs nothing, its use does)
 
 QUERIES = [
     "ed25519 signing key",
@@ -63,7 +63,7 @@ def milvus_vault(tmp_path_factory, server) -> Path:
 
 
 def _rows(spec, expr: str) -> list[dict]:
-    return milvus.query_rows(milvus.client_for(spec), spec.collection_name, expr, ["chunk_id", "path"])
+    return milvus_push.query_rows(milvus.client_for(spec), spec.collection_name, expr, ["chunk_id", "path"])
 
 
 def test_the_index_records_the_backend_from_the_vault_config(milvus_vault, server):
@@ -194,14 +194,14 @@ def test_a_push_reads_the_collection_from_its_record_and_sends_only_what_changed
     assert record.is_file()
     engine = open_index(vault_copy)
     shape = shape_of(engine.index.manifest or {})
-    again = milvus.sync(spec, engine.index, shape, record=record)
+    again = milvus_push.sync(spec, engine.index, shape, record=record)
     assert (again.read_back, again.upserted, again.deleted) == (False, 0, 0)
     assert again.kept == len(engine.index.chunks)
     # rows deleted behind memsearch's back: the vault's row count no longer matches the record, so
     # the push reads the collection back and sends the missing rows again
     some = sorted(engine.index.chunks)[:3]
     milvus.client_for(spec).delete(spec.collection_name, ids=[f"{spec.vault_id}:{c}" for c in some])
-    healed = milvus.sync(spec, engine.index, shape, record=record)
+    healed = milvus_push.sync(spec, engine.index, shape, record=record)
     assert healed.read_back and healed.upserted == 3
     rows = _rows(spec, f'vault == "{spec.vault_id}"')
     assert sorted(r["chunk_id"] for r in rows) == sorted(engine.index.chunks)

@@ -22,7 +22,7 @@ from memsearch.search import filter_mask
 
 require_milvus()
 
-from memsearch.index import milvus  # noqa: E402
+from memsearch.index import milvus, milvus_push  # noqa: E402
 
 VAULTS = 100
 
@@ -70,7 +70,7 @@ def test_one_collection_holds_every_vault(fleet):
     spec = read_backend(fleet[0] / ".memsearch")
     assert spec.collection_name == "memsearch" and spec.layout == "shared"
     client = milvus.client_for(spec)
-    vaults = {r["vault"] for r in milvus.query_rows(client, "memsearch", "chunk_id >= 0", ["vault"])}
+    vaults = {r["vault"] for r in milvus_push.query_rows(client, "memsearch", "chunk_id >= 0", ["vault"])}
     assert vaults == {f"agent{i:03d}" for i in range(VAULTS)}
 
 

@@ -17,7 +17,7 @@ from memsearch.tool import memory_search
 
 require_milvus()
 
-from memsearch.index import milvus  # noqa: E402
+from memsearch.index import milvus, milvus_push  # noqa: E402
 
 QUERIES = ["ed25519 signing key", "who is Ed Kowalski", "the covenant principles"]
 
@@ -78,12 +78,13 @@ def test_killed_mid_index_records_the_push_and_the_next_run_catches_up(server, v
     spec = read_backend(home)
     assert spec.pending is None
     client = milvus.client_for(spec)
-    assert milvus.query_rows(client, spec.collection_name, 'path == "journal/2025-03-12.md"', ["chunk_id"])
+    expr = 'path == "journal/2025-03-12.md"'
+    assert milvus_push.query_rows(client, spec.collection_name, expr, ["chunk_id"])
     engine = open_index(vault_copy)
     response = engine.search("heron marsh pond", k=3)
     assert response.results[0].path == "journal/2025-03-12.md"
     assert not response.health.degraded and not response.health.notes
-    rows = milvus.query_rows(client, spec.collection_name, f'vault == "{spec.vault_id}"', ["chunk_id"])
+    rows = milvus_push.query_rows(client, spec.collection_name, f'vault == "{spec.vault_id}"', ["chunk_id"])
     assert sorted(r["chunk_id"] for r in rows) == sorted(engine.index.chunks)
 
 
