@@ -132,25 +132,30 @@ def _incremental(vault: np.ndarray, tmp_path) -> tuple[VectorIndex, dict[int, in
     return index, place_of
 
 
-def _queries(vault_vectors: np.ndarray) -> np.ndarray:
+def _compare(
+    vault: np.ndarray, one: tuple[VectorIndex, dict], other: tuple[VectorIndex, dict]
+) -> tuple[int, int]:
+    """Over 150 queries near the vault's vectors: (lists that differ between the two indexes, by
+    place and score; lists of the first that are not the exact top 10)."""
     rng = np.random.default_rng(1)
-    queries = vault_vectors[rng.choice(len(vault_vectors), 150, replace=False)]
-    return queries + 0.2 * rng.standard_normal(queries.shape).astype(np.float32)
+    queries = vault[rng.choice(len(vault), 150, replace=False)]
+    queries = queries + 0.2 * rng.standard_normal(queries.shape).astype(np.float32)
+    differ = inexact = 0
+    for query in queries:
+        left, right = (
+            [(place[h.chunk_id], h.score) for h in index.search(query, 10)] for index, place in (one, other)
+        )
+        differ += left != right
+        inexact += [place for place, _ in left] != np.argsort(-(vault @ query), kind="stable")[:10].tolist()
+    return differ, inexact
 
 
 def test_an_incremental_index_and_a_clean_build_give_the_same_semantic_lists(vault_vectors, tmp_path):
     """An index of this size is answered exactly: its lists are the vectors' own, whatever path."""
-    clean, clean_place = _clean(vault_vectors, tmp_path / "clean")
-    incremental, incremental_place = _incremental(vault_vectors, tmp_path)
-    assert sorted(incremental_place.values()) == list(range(len(vault_vectors)))  # the same vault
-    differ = inexact = 0
-    for query in _queries(vault_vectors):
-        left = [(incremental_place[h.chunk_id], h.score) for h in incremental.search(query, 10)]
-        right = [(clean_place[h.chunk_id], h.score) for h in clean.search(query, 10)]
-        differ += left != right
-        exact = np.argsort(-(vault_vectors @ query), kind="stable")[:10].tolist()
-        inexact += [place for place, _ in right] != exact
-    assert differ == 0 and inexact == 0
+    clean = _clean(vault_vectors, tmp_path / "clean")
+    incremental = _incremental(vault_vectors, tmp_path)
+    assert sorted(incremental[1].values()) == list(range(len(vault_vectors)))  # the same vault
+    assert _compare(vault_vectors, clean, incremental) == (0, 0)
 
 
 def test_two_clean_builds_of_the_same_vectors_under_other_ids_build_the_same_graph(
@@ -158,19 +163,13 @@ def test_two_clean_builds_of_the_same_vectors_under_other_ids_build_the_same_gra
 ):
     """A graph built from scratch (a clean build, a snapshot at ``--at``) does not depend on the
     chunk ids or the order the vectors came in: it is built in the order of their contents."""
-    rng = np.random.default_rng(4)
-    one, one_place = _clean(vault_vectors, tmp_path / "one")
-    shuffled = rng.permutation(len(vault_vectors))
+    shuffled = np.random.default_rng(4).permutation(len(vault_vectors))
     other = VectorIndex(vault_vectors.shape[1])
     other.add([int(i) + 7000 for i in range(len(vault_vectors))], vault_vectors[shuffled])
     other_place = {int(i) + 7000: int(place) for i, place in enumerate(shuffled)}
-    approximate = differ = 0
-    for query in _queries(vault_vectors):
-        left = [(one_place[h.chunk_id], h.score) for h in one.search(query, 10)]
-        right = [(other_place[h.chunk_id], h.score) for h in other.search(query, 10)]
-        differ += left != right
-        exact = np.argsort(-(vault_vectors @ query), kind="stable")[:10].tolist()
-        approximate += [place for place, _ in left] != exact
+    differ, approximate = _compare(
+        vault_vectors, _clean(vault_vectors, tmp_path / "one"), (other, other_place)
+    )
     assert approximate > 0  # the graph is approximate here, else this proves nothing about it
     assert differ == 0
 
