@@ -184,3 +184,18 @@ def test_the_background_sample_does_not_depend_on_the_chunk_ids(vault_vectors):
     other.add([int(i) + 5000 for i in range(len(vault_vectors))], vault_vectors[shuffled])
     query = vault_vectors[7]
     assert one.background(query) == other.background(query)
+
+
+def test_a_large_index_reads_its_background_without_hashing_every_vector(vault_vectors, monkeypatch):
+    """Above the exact-search size the graph answers and the mapped record stays unread: the
+    background sample is a stride of the rows, not an order of all of them by content."""
+    monkeypatch.setattr(vectors_module, "EXACT_MAX_ROWS", 1000)
+    index = VectorIndex(vault_vectors.shape[1])
+    index.add(list(range(len(vault_vectors))), vault_vectors)
+
+    def every_row(_matrix: np.ndarray) -> np.ndarray:
+        raise AssertionError("hashed every vector for the background sample")
+
+    monkeypatch.setattr(vectors_module, "content_keys", every_row)
+    _, std = index.background(vault_vectors[7])
+    assert std > 0 and index.background_size() == vectors_module.BACKGROUND_SAMPLE
