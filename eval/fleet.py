@@ -129,14 +129,6 @@ def build_collection(spec: BackendSpec, members, terms, vectors, stamp: Path) ->
     return time.perf_counter() - started
 
 
-def _keyword_text(weights: dict[str, float]) -> str:
-    """The query as MilvusRetrieval sends it: each term repeated by its weight."""
-    words = []
-    for term, weight in weights.items():
-        words.extend([term] * round(weight * milvus.QUERY_REPEAT))
-    return " ".join(words)
-
-
 def _ms(samples: list[float]) -> tuple[float, float]:
     return float(np.percentile(samples, 50)) * 1000, float(np.percentile(samples, 95)) * 1000
 
@@ -176,7 +168,7 @@ def main(args: Any) -> dict[str, Any]:
         for pid in picks:
             weights = term_weights(texts[pid])
             for kind, data, field, limit, params in (
-                ("keyword", _keyword_text(weights), "sparse", K * milvus.RESCORE_FACTOR, SPARSE),
+                ("keyword", milvus.query_text(weights), "sparse", K * milvus.RESCORE_FACTOR, SPARSE),
                 ("vector", vectors[pid].tolist(), "dense", K, {"metric_type": "IP"}),
             ):
                 if not data:

@@ -30,13 +30,13 @@ import time
 from pathlib import Path
 
 EVAL_DIR = Path(__file__).resolve().parent
+sys.path.insert(0, str(EVAL_DIR))
+
+from beir import read_jsonl  # noqa: E402  (eval/'s modules, as run.py imports them)
+from harness import sync_vault  # noqa: E402
+
 DEFAULT_DATA = EVAL_DIR.parent.parent / "shared" / "eval-data" / "beir-scifact"
 DEFAULT_WORK = EVAL_DIR / ".cache" / "paths"
-
-
-def read_jsonl(path: Path) -> list[dict]:
-    with path.open(encoding="utf-8") as handle:
-        return [json.loads(line) for line in handle if line.strip()]
 
 
 def note(doc: dict, variant: str = "") -> str:
@@ -52,19 +52,6 @@ def note(doc: dict, variant: str = "") -> str:
 def name(doc: dict, old: bool = False) -> str:
     doc_id = doc["_id"]
     return f"papers/{int(doc_id) % 16:02d}/{'old-' if old else ''}{doc_id}.md"
-
-
-def write_state(vault: Path, files: dict[str, str]) -> None:
-    """Make the vault hold exactly ``files`` (relative path -> text): write, rewrite, delete."""
-    for path in vault.rglob("*.md"):
-        rel = path.relative_to(vault).as_posix()
-        if rel not in files:
-            path.unlink()
-    for rel, text in files.items():
-        path = vault / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if not path.exists() or path.read_text(encoding="utf-8") != text:
-            path.write_text(text, encoding="utf-8")
 
 
 def states(docs: list[dict], seed: int) -> list[dict[str, str]]:
@@ -125,7 +112,6 @@ def main() -> int:
     args = parser.parse_args()
 
     if args.embedder.startswith("hash"):
-        sys.path.insert(0, str(EVAL_DIR))
         import bench
 
         bench.register_standin()
@@ -146,7 +132,7 @@ def main() -> int:
 
     runs = []
     for step, files in enumerate(states(docs, args.seed), start=1):
-        write_state(vault, files)
+        sync_vault(vault, files, managed_dirs=["papers", "drafts"])
         runs.append(("incremental", step, len(files), index(vault, incremental, cache, args.embedder)))
     runs.append(("clean", 1, len(files), index(vault, clean, cache, args.embedder)))
     for kind, step, n_files, run in runs:

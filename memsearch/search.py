@@ -233,12 +233,13 @@ def search_index(
 
     # 2. retrieve
     backend = BackendCall(retrieval, index)
+    asked_in = main_script(parsed.text)  # the query's script, for the notes and the signal
     if "semantic" in wanted:
         t = time.perf_counter()
         if query_embedding.vector is not None and index.vectors is not None and len(index.vectors):
             lists["semantic"] = backend.vector_top(query_embedding.vector, top_n, allowed, parsed.filters)
             ran.append("semantic")
-            if note := english_only_note(index, parsed.text):
+            if note := english_only_note(index, asked_in):
                 notes.append(note)
             gaps = len(index.manifest.get("gaps", []))
             if gaps:
@@ -409,7 +410,7 @@ def search_index(
                 sum(1 for h in lists.get("time", ()) if h.score >= 1.0) if parsed.window else None
             ),
             entities=len(parsed.entities),
-            other_script=nearest_in_other_script(index, lists.get("semantic"), parsed.text),
+            other_script=nearest_in_other_script(index, lists.get("semantic"), asked_in),
         )
     )
     if signal.level == NONE and not all_results:
@@ -427,22 +428,21 @@ def search_index(
     return SearchResponse(parsed.text, tuple(results), health, signal=signal)
 
 
-def nearest_in_other_script(index: IndexData, hits: Sequence[Hit] | None, query: str) -> str | None:
+def nearest_in_other_script(index: IndexData, hits: Sequence[Hit] | None, asked: str | None) -> str | None:
     """The script of the passage nearest in meaning, when the embedder reads many languages and
-    that script is not the query's (else None): a question asked in one language of a memory kept
-    in another, which no keyword can match."""
-    if not hits or not is_multilingual(index.manifest.get("embedder", {}).get("details")):
+    that script is not ``asked``, the query's (else None): a question asked in one language of a
+    memory kept in another, which no keyword can match."""
+    if not hits or not asked or not is_multilingual(index.manifest.get("embedder", {}).get("details")):
         return None
     chunk = index.chunks.get(hits[0].chunk_id)
     nearest = main_script(chunk.text) if chunk is not None else None
-    asked = main_script(query)
-    return nearest if nearest and asked and nearest != asked else None
+    return nearest if nearest and nearest != asked else None
 
 
-def english_only_note(index: IndexData, query: str) -> str | None:
-    """What to say when a query is written outside the Latin script and the index's embedder knows
-    only English: its semantic list is near noise, and a question cannot reach across languages."""
-    asked = main_script(query)
+def english_only_note(index: IndexData, asked: str | None) -> str | None:
+    """What to say when a query is written (``asked``) outside the Latin script and the index's
+    embedder knows only English: its semantic list is near noise, and it cannot reach across
+    languages."""
     info = index.manifest.get("embedder", {})
     if asked in (None, "Latin", "other") or not info.get("fingerprint"):
         return None

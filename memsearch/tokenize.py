@@ -128,11 +128,7 @@ def is_character_bigram(term: str) -> bool:
     """Whether ``term`` is two characters of unspaced script (``签名``, ``東京``) or two Hangul
     syllables (``예산``; a longer Korean word is cut into such bigrams): terms that may be cut across
     a word's boundary."""
-    return len(term) == 2 and all(_NGRAM_CHAR.match(ch) is not None or _is_hangul(ch) for ch in term)
-
-
-def _is_hangul(ch: str) -> bool:
-    return "\uac00" <= ch <= "\ud7a3"
+    return len(term) == 2 and all(_NGRAM_CHAR.match(ch) or _HANGUL.match(ch) for ch in term)
 
 
 def strip_korean_particle(word: str) -> str:

@@ -314,6 +314,16 @@ def drop(spec: BackendSpec) -> None:
 # -- searching ------------------------------------------------------------------------------------
 
 
+def query_text(weights: Mapping[str, float]) -> str:
+    """The query as Milvus reads it: each term repeated by its weight, split on whitespace."""
+    words: list[str] = []
+    for term, weight in weights.items():
+        n = round(weight * QUERY_REPEAT)
+        if n > 0 and term.strip():
+            words.extend([term] * n)
+    return " ".join(words)
+
+
 class MilvusRetrieval:
     """The keyword and vector top-N of one vault, from its Milvus collection."""
 
@@ -374,17 +384,13 @@ class MilvusRetrieval:
         filters: Any,
         tie_key: TieKey | None,
     ) -> list[Hit]:
-        words: list[str] = []
-        for term, weight in weights.items():
-            n = round(weight * QUERY_REPEAT)
-            if n > 0 and term.strip():
-                words.extend([term] * n)
-        if not words or k <= 0:
+        text = query_text(weights)
+        if not text or k <= 0:
             return []
         expr = filter_expression(self.spec, index, filters)
         shared = self.spec.layout != "per-vault"
         asked = min(MAX_LIMIT, k * RESCORE_FACTOR) if shared else k
-        found = self._search(" ".join(words), "sparse", asked, expr, {"params": {"drop_ratio_search": 0.0}})
+        found = self._search(text, "sparse", asked, expr, {"params": {"drop_ratio_search": 0.0}})
         if shared:
             return _rescored(index, weights, found, k, allowed, tie_key)
         # Back to the built-in scale: the query's repeats and BM25's (k1 + 1) at k1 x TERM_REPEAT.
