@@ -31,7 +31,7 @@ from memsearch.query import Filters, ParsedQuery
 from memsearch.query_terms import asks_for_current, asks_for_event, informative, term_weights
 from memsearch.resonance import NONE, Evidence, judge
 from memsearch.retrieval import BackendCall
-from memsearch.scripts import main_script
+from memsearch.scripts import main_script, script_shares
 
 STRATEGIES: tuple[str, ...] = ("semantic", "keyword", "graph", "time")
 #: Recency with no date in the query is a prior, not evidence: it only reorders what the
@@ -69,6 +69,13 @@ SUPERSEDED_WEIGHT = 0.75
 #: share itself took 0.6 points of LoCoMo any@10 (its turns match most of a question's words, and
 #: a head at 0.8 is not less right than one at 1.0); from half down, LoCoMo stays as it was.
 WELL_COVERED = 0.5
+
+#: A passage with this share of its letters in a script is written (partly) in it. A third, not the
+#: most: one Chinese character says about what a short English word does, so a note in Chinese
+#: that quotes an English sentence ("Wang Lei reviews every change") has more Latin letters.
+OTHER_SCRIPT_SHARE = 1 / 3
+#: How much of a passage its scripts are read from (its opening, like the query's own script).
+SCRIPT_SAMPLE_CHARS = 300
 
 #: Lists weighed by their own confidence (the drop from their first to their tenth score). The graph
 #: walk's scores are steep by construction (direct mentions vs. hops), so its drop says nothing;
@@ -429,14 +436,16 @@ def search_index(
 
 
 def nearest_in_other_script(index: IndexData, hits: Sequence[Hit] | None, asked: str | None) -> str | None:
-    """The script of the passage nearest in meaning, when the embedder reads many languages and
-    that script is not ``asked``, the query's (else None): a question asked in one language of a
-    memory kept in another, which no keyword can match."""
+    """A script other than ``asked`` (the query's) that the passage nearest in meaning is written
+    in, at least :data:`OTHER_SCRIPT_SHARE` of its letters, when the embedder reads many languages
+    (else None): a question asked in one language of a memory kept, wholly or partly, in another,
+    which no keyword can match."""
     if not hits or not asked or not is_multilingual(index.manifest.get("embedder", {}).get("details")):
         return None
     chunk = index.chunks.get(hits[0].chunk_id)
-    nearest = main_script(chunk.text) if chunk is not None else None
-    return nearest if nearest and nearest != asked else None
+    shares = script_shares([chunk.text], SCRIPT_SAMPLE_CHARS) if chunk is not None else {}
+    others = (name for name, share in shares.items() if share >= OTHER_SCRIPT_SHARE)
+    return next((name for name in others if name not in (asked, "other")), None)
 
 
 def english_only_note(index: IndexData, asked: str | None) -> str | None:

@@ -164,6 +164,11 @@ def test_an_english_question_about_a_memory_kept_in_japanese_is_shown_not_hidden
     response = Memsearch(vault).search("when is the customer meeting in Tokyo", k=3, now=NOW)
     assert response.signal.level == "thin" and "another script" in response.signal.reason, response.signal
     assert "journal/2025-03-10.md" in [r.path for r in response.results]
+    # A note kept partly in another script (Chinese prose quoting an English sentence, so more of
+    # its letters are Latin) is written in it too: the question's words are missing in Chinese only.
+    mixed = Memsearch(vault).search("who leads the backend team", k=3, now=NOW)
+    assert mixed.signal.level == "thin" and "Chinese characters" in mixed.signal.reason, mixed.signal
+    assert mixed.results[0].path == "reference/wang-lei.md"
     # A question about nothing, in the script of the notes it is nearest to, stays none.
     nothing = Memsearch(vault).search("量子计算机的原理", k=3, now=NOW)
     assert nothing.signal.level == "none" and not nothing.results, nothing.signal
