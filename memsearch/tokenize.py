@@ -131,6 +131,15 @@ def is_character_bigram(term: str) -> bool:
     return len(term) == 2 and all(_NGRAM_CHAR.match(ch) or _HANGUL.match(ch) for ch in term)
 
 
+#: Hiragana: in text that mixes it with kanji or katakana, the script of Japanese grammar (particles
+#: の は に, verb endings), while the content is written in the other two.
+_HIRAGANA = re.compile("[\u3041-\u3096\u309d\u309e]")
+
+
+def is_hiragana(ch: str) -> bool:
+    return _HIRAGANA.match(ch) is not None
+
+
 def strip_korean_particle(word: str) -> str:
     """``word`` without one trailing Korean particle (``사무실에서`` -> ``사무실``)."""
     for particle in KOREAN_PARTICLES:

@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from memsearch.models import Hit
-from memsearch.tokenize import is_character_bigram
+from memsearch.tokenize import is_character_bigram, is_hiragana
 
 #: Robertson/Lucene defaults; k1 bounds what repetition can earn, b normalises for length.
 BM25_K1 = 1.2
@@ -243,7 +243,8 @@ class KeywordIndex:
         found = {term: self._posting_arrays(term) if n_docs else None for term in query_terms}
         # Unspaced script is cut into bigrams, and those that cross a word boundary (签名密钥多久:
         # 钥多) are in no text. A missing bigram counts for its characters that no bigram of the
-        # query the vault holds (or its question form: 多久) holds too.
+        # query the vault holds (or its question form: 多久) holds too; nor for its hiragana beside
+        # such a character: Japanese writes its grammar in hiragana (東京の会議は: の, は).
         held = {
             ch
             for term, arrays in found.items()
@@ -256,7 +257,13 @@ class KeywordIndex:
             total += part
             if arrays is None:
                 if is_character_bigram(term):
-                    part *= sum(ch not in held for ch in term) / 2
+                    part *= (
+                        sum(
+                            ch not in held and not (is_hiragana(ch) and other in held)
+                            for ch, other in (term, term[::-1])
+                        )
+                        / 2
+                    )
                 missing += part
         return total, missing
 

@@ -187,6 +187,25 @@ def test_a_bigram_across_a_word_boundary_is_not_a_missing_word():
     assert missing == pytest.approx(total)
 
 
+def test_japanese_grammar_beside_a_word_the_vault_holds_is_not_a_missing_word():
+    """東京の会議はいつですか: 京の, の会 and 議は join a word to its particle and are in no text; the
+    vault holds 東京 and 会議, so nothing the question asks is missing. A question about what the
+    vault never names keeps its particle's bigrams missing (ピアノの練習: ノの, の練)."""
+    from memsearch.index.keyword import KeywordIndex
+    from memsearch.query_terms import term_weights
+    from memsearch.tokenize import term_counts
+
+    index = KeywordIndex()
+    index.add(0, term_counts("来週の月曜日に東京で顧客と会議があります。"))
+    index.add(1, term_counts("晩ご飯はラーメンでした。"))
+    weights = term_weights("東京の会議はいつですか")
+    assert {"京の", "の会", "議は"} <= set(weights)
+    total, missing = index.query_weight(weights)
+    assert total > 0 and missing == 0
+    total, missing = index.query_weight(term_weights("ピアノの練習"))
+    assert missing == pytest.approx(total) and total > 0
+
+
 def test_weighted_query_terms_scale_their_part_of_the_score():
     from memsearch.index.keyword import KeywordIndex
     from memsearch.tokenize import term_counts

@@ -176,10 +176,15 @@ def test_an_english_question_about_a_memory_kept_in_japanese_is_shown_not_hidden
 
 @pytest.mark.parametrize(
     ("question", "path"),
-    [("签名密钥多久轮换一次", "journal/2025-03-01.md"), ("王磊住在哪里", "reference/wang-lei.md")],
+    [
+        ("签名密钥多久轮换一次", "journal/2025-03-01.md"),
+        ("王磊住在哪里", "reference/wang-lei.md"),
+        ("東京の会議はいつですか", "journal/2025-03-10.md"),
+    ],
 )
-def test_a_natural_chinese_question_whose_words_the_vault_holds_is_strong(engine, question, path):
-    """Its bigrams across word boundaries and its question words are no missing words."""
+def test_a_natural_cjk_question_whose_words_the_vault_holds_is_strong(engine, question, path):
+    """Its bigrams across word boundaries (a Japanese word and its particle: 京の, 議は) and its
+    question words are no missing words."""
     response = engine.search(question, k=3, now=NOW)
     assert response.signal.level == "strong", response.signal
     assert path in [r.path for r in response.results]
