@@ -17,6 +17,7 @@ from memsearch.errors import QueryError
 from memsearch.fusion import Fused, FusedList, list_confidence, max_possible, rrf
 from memsearch.index.backend import Retrieval
 from memsearch.index.in_memory import IndexData
+from memsearch.links import BRIDGES, Anchor, anchor_hits, follow_links
 from memsearch.models import (
     Chunk,
     Health,
@@ -283,20 +284,40 @@ def search_index(
         else:
             skipped["keyword"] = "the query has no searchable terms (only stopwords or punctuation)"
         timings["keyword"] = _ms(t)
+    anchors: dict[int, Anchor] = {}
     if "graph" in wanted:
         t = time.perf_counter()
-        if parsed.entities:
-            lists["graph"] = index.graph.search(
-                list(parsed.entities), top_n, n_ids, allowed, tie_key=vault_order
-            )
+        walked = (
+            index.graph.search(list(parsed.entities), top_n, n_ids, allowed, tie_key=vault_order)
+            if parsed.entities
+            else []
+        )
+        # The links on the passages the text lists rank first (links.py); alone, the graph finds
+        # those passages by their words itself.
+        link_terms = query_weights or term_weights(parsed.keyword_text, parsed.glosses)
+        if informative(link_terms):
+            starts = [h.chunk_id for name in ("keyword", "semantic") for h in lists.get(name, ())[:BRIDGES]]
+            if "keyword" not in lists and "semantic" not in lists:
+                starts = [
+                    h.chunk_id
+                    for h in backend.keyword_top(link_terms, BRIDGES, allowed, parsed.filters, vault_order)
+                ]
+            anchors = follow_links(index, link_terms, starts, allowed)
+        linked = anchor_hits(anchors)
+        if walked or linked:
+            lists["graph"] = _walk_and_links(walked, linked, settings.rrf_k, top_n)
             ran.append("graph")
             # A walk from hubs alone (an entity in most chunks) carries little: weigh it by the
-            # seeds' specificity relative to the rarest possible entity.
-            best = max(index.graph.idf(e) for e in parsed.entities)
-            ceiling = index.graph.idf("\x00never") or np.log1p(max(len(index.chunks), 1))
-            weights["graph"] = float(min(1.0, best / max(ceiling, 1e-9)))
+            # seeds' specificity relative to the rarest possible entity; links by the share of the
+            # query their best anchor adds (links.py). The stronger of the two is the list's weight.
+            specificity = 0.0
+            if parsed.entities:
+                best = max(index.graph.idf(e) for e in parsed.entities)
+                ceiling = index.graph.idf("\x00never") or np.log1p(max(len(index.chunks), 1))
+                specificity = float(min(1.0, best / max(ceiling, 1e-9)))
+            weights["graph"] = max(specificity, linked[0].score if linked else 0.0)
         else:
-            skipped["graph"] = "the query names no known entity"
+            skipped["graph"] = "the query names no known entity, and no passage it matches links a note"
         timings["graph"] = _ms(t)
     event = asks_for_event(parsed.text)
     if "time" in wanted and parsed.window is None and event and len(wanted) > 1:
@@ -401,6 +422,7 @@ def search_index(
         weights=weights,
         query_entities=parsed.entities,
         confidence=confidence,
+        anchors=anchors,
     )
     timings["group"] = _ms(t)
 
@@ -464,6 +486,15 @@ def english_only_note(index: IndexData, asked: str | None) -> str | None:
     )
 
 
+def _walk_and_links(walked: list[Hit], linked: list[Hit], rrf_k: int, top_n: int) -> list[Hit]:
+    """The graph's list: the entity walk's and the links' lists joined by their ranks (their scores
+    are on different scales), or the one that found anything."""
+    if not walked or not linked:
+        return (walked or linked)[:top_n]
+    joined = rrf({"walk": walked, "links": linked}, k=rrf_k)
+    return [Hit(f.chunk_id, f.score) for f in joined[:top_n]]
+
+
 def chunk_place(chunk: Chunk) -> tuple[str, int]:
     """A chunk's place in the vault, the tie-breaker of every ranked list."""
     return chunk.path, chunk.start_line
@@ -488,6 +519,7 @@ def _results(
     weights: dict[str, float],
     query_entities: tuple[str, ...] = (),
     confidence: dict[str, float] | None = None,
+    anchors: dict[int, Anchor] | None = None,
 ) -> list[Result]:
     confidence = confidence or {}
     picked: list[tuple[Fused, int]] = []
@@ -549,7 +581,11 @@ def _results(
             }
             explanation.update(chunk_priors(chunk))
             if any(c.strategy == "graph" for c in f.contributions):
-                explanation["graph_paths"] = index.graph.paths_to(query_entities, f.chunk_id)[:3]
+                paths = index.graph.paths_to(query_entities, f.chunk_id)
+                if anchors and f.chunk_id in anchors:
+                    anchor = anchors[f.chunk_id]
+                    paths.insert(0, f"linked from {anchor.path}:{anchor.line}")
+                explanation["graph_paths"] = paths[:3]
         results.append(
             Result(
                 path=chunk.path,

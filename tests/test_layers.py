@@ -49,6 +49,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "memsearch.purge",
             "memsearch.indexer",
             "memsearch.query",
+            "memsearch.links",
             "memsearch.search",
             "memsearch.retrieval",
             "memsearch.doctor",

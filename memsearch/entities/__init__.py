@@ -3,7 +3,8 @@
 Sources, in a file's frontmatter (:func:`frontmatter_entities`): ``tags``, ``entities``,
 ``aliases``, ``people``, ``project`` (strings or lists). In body text (:func:`extract_entities`):
 ``[[wikilinks]]`` (``[[Target|shown]]`` and ``[[Target#section]]`` give ``Target``), ``#tags``,
-markdown links to other vault files (``[text](../reference/redflag.md)`` gives ``redflag``),
+markdown links to other vault files (``[text](../reference/redflag.md)`` gives ``redflag``; what
+one line links to: :func:`linked_notes`),
 and capitalised names: runs of Capitalised words (``Ed Kowalski``, ``New York``, ``Lord of the
 Rings``), acronyms (``LGBTQ``) and CamelCase (``GitHub``). Fenced code and inline code are skipped
 entirely. Stopwords (pronouns, determiners, weekdays, months, interjections...) are never names.
@@ -23,7 +24,13 @@ prose defines). This module only re-exports.
 from __future__ import annotations
 
 from memsearch.entities.aliases import MAX_DEFINITION_WORDS, prose_aliases
-from memsearch.entities.extract import Vocabulary, extract_entities, vocabulary, vocabulary_words_py
+from memsearch.entities.extract import (
+    Vocabulary,
+    extract_entities,
+    linked_notes,
+    vocabulary,
+    vocabulary_words_py,
+)
 from memsearch.entities.frontmatter import frontmatter_entities
 from memsearch.entities.normalize import MAX_ENTITY_CHARS, normalize_entity, unique_entities
 from memsearch.entities.words import COMMON_WORDS, STOPWORDS
@@ -36,6 +43,7 @@ __all__ = [
     "Vocabulary",
     "extract_entities",
     "frontmatter_entities",
+    "linked_notes",
     "normalize_entity",
     "prose_aliases",
     "unique_entities",

@@ -157,6 +157,21 @@ def _line_entities(line: str, vocab: Vocabulary) -> list[str]:
     return found + targets
 
 
+def linked_notes(line: str) -> list[str]:
+    """The notes one line links to, as the links name them (``[[ema-filter]]`` and
+    ``[see](../techniques/ema-filter.md)`` both give ``ema-filter``), in order; none for a line
+    without a link, an image, a web link or a link inside inline code."""
+    if "[[" not in line and "](" not in line:
+        return []
+    if "`" in line:
+        line = _CODE_SPAN_RE.sub(_BREAK, line)
+    embeds = "!"  # ![[picture.png]] shows a file, it does not point at a note
+    names = [wikilink_target(m.group(1)) for m in _WIKILINK_RE.finditer(line) if m.group(0)[0] != embeds]
+    if "](" in line:
+        names += [_link_target(m.group(2) or m.group(3) or "") for m in _MDLINK_RE.finditer(line)]
+    return [name for name in names if name]
+
+
 def _link_target(href: str) -> str:
     """The stem of a link to another vault file; "" for web links, anchors, images and the like."""
     href = href.strip()

@@ -231,6 +231,12 @@ class KeywordIndex:
             out[where[hit]] += qtf * idf * hit_tfs * (k1 + 1.0) / (hit_tfs + norm)
         return out
 
+    def term_idf(self, term: str) -> float:
+        """The idf of ``term`` in this index; a term no chunk holds counts as the rarest."""
+        n_docs = len(self)
+        arrays = self._posting_arrays(term) if n_docs else None
+        return self.idf(n_docs, 0 if arrays is None else len(arrays[0]))
+
     def query_weight(self, query_terms: Mapping[str, float]) -> tuple[float, float]:
         """(total, missing): the query's weight (each term's weight times its idf) and the part of
         it in terms no chunk holds (they count at the highest idf: the rarest word of all).

@@ -93,3 +93,12 @@ def test_extraction_never_fails_and_gives_unique_non_empty_keys(text):
     names = extract_entities(text)
     keys = [normalize_entity(n) for n in names]
     assert all(keys) and len(set(keys)) == len(keys)
+
+
+def test_linked_notes_names_what_one_line_links_to():
+    from memsearch.entities import linked_notes
+
+    line = "see [[ema-filter]], [notes](../techniques/debouncing.md) and [[Redflag#Signing keys|keys]]"
+    assert linked_notes(line) == ["ema-filter", "Redflag", "debouncing"]
+    assert linked_notes("no link here, only [brackets] and (parens)") == []
+    assert linked_notes("![[diagram.png]] `[[not a link]]` [site](https://example.com/a.md)") == []

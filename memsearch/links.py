@@ -1,0 +1,170 @@
+"""Links as evidence: a note is found by what the notes that link to it say about it.
+
+"What value did we settle on for smoothing Sprout's flow reading?" is answered by the note on the
+EMA filter, which says neither Sprout nor flow; the Sprout flow sensor's note does, on the line
+that links it: "the litres-per-minute figure in the log is smoothed - see [[ema-filter]]". That
+line is the link's anchor text, the linking note's description of the note it points at, and
+anchor text finds what a page's own words do not (Craswell, Hawking & Robertson, SIGIR 2001).
+
+The walk starts where the text lists found the query's words or meaning: the passages they rank
+first. Each of their lines that links a note is an anchor, read with its passage's header (the
+linking note's title and heading: "Sprout flow sensor"). The linked note is known by its file name,
+as a wikilink or a markdown link names it (every passage of a note carries that entity); of its
+passages, the one the query's words match best (else its first) is the one the link reaches.
+
+An anchor counts for what it adds: the share of the query's informative weight (each term's weight
+times its idf) in words of the anchor that the reached passage itself does not hold. A link whose
+anchor only repeats the note's own words tells nothing the keyword list does not already know.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from memsearch.entities import linked_notes, normalize_entity
+from memsearch.index.in_memory import IndexData
+from memsearch.models import Hit
+from memsearch.tokenize import tokenize
+
+#: A line that opens a block of its own: a heading, a list item, a quote.
+_BLOCK_START = re.compile(r"^\s*(?:#{1,6}\s|[-*+]\s|\d{1,3}[.)]\s|>)")
+
+#: Where a sentence ends inside a block (the anchor is the sentence that holds the link).
+_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+(?=[^a-z])")
+_HEADING = re.compile(r"^\s*#{1,6}\s")
+
+#: Passages of each text list whose links are followed: the head of the list, where the query's
+#: evidence is (deeper, an anchor would be a stranger's description).
+BRIDGES = 10
+
+
+@dataclass(frozen=True)
+class Anchor:
+    """The best anchor that reached a passage: where it is and how much of the query it adds."""
+
+    target: int  # chunk id of the linked note's passage
+    share: float  # of the query's informative weight, in the anchor's words the passage lacks
+    path: str  # the linking file
+    line: int  # the anchor's line in it
+
+
+def follow_links(
+    index: IndexData,
+    query_weights: Mapping[str, float],
+    starts: Sequence[int],
+    allowed: np.ndarray | None = None,
+) -> dict[int, Anchor]:
+    """The passages the links on ``starts`` (chunk ids, best first) reach, each with its best
+    anchor: ``{target chunk id: Anchor}``. Targets outside ``allowed`` (a mask over chunk ids) and
+    a file's links to itself are left out."""
+    keyword = index.keyword
+    weights = {term: w * keyword.term_idf(term) for term, w in query_weights.items()}
+    total = sum(weights.values())
+    if total <= 0:
+        return {}
+    anchors: list[tuple[str, frozenset[str], str, int]] = []  # (linked note's key, words, path, line)
+    for chunk_id in dict.fromkeys(starts):
+        chunk = index.chunks.get(chunk_id)
+        if chunk is None or ("[[" not in chunk.text and "](" not in chunk.text):
+            continue
+        header = set(tokenize(chunk.header))
+        for offset, block in _blocks(chunk.text):
+            if not any("[[" in line or "](" in line for line in block):
+                continue
+            for sentence in _SENTENCE_END.split(" ".join(line.strip() for line in block)):
+                names = linked_notes(sentence)
+                if not names:
+                    continue
+                words = frozenset(header.union(tokenize(sentence)) & weights.keys())
+                first = next((i for i, text in enumerate(block) if set(linked_notes(text)) & set(names)), 0)
+                for name in names:
+                    if words and (key := normalize_entity(name)):
+                        anchors.append((key, words, chunk.path, chunk.start_line + offset + first))
+    if not anchors:
+        return {}
+    reached = _passages(index, {(key, path) for key, _, path, _ in anchors}, query_weights, allowed)
+    targets = np.asarray(sorted(set(reached.values())), dtype=np.int64)
+    # Which of the query's terms each reached passage holds itself: one pass a term.
+    held: dict[int, set[str]] = {int(t): set() for t in targets}
+    for term in weights:
+        for target, score in zip(
+            targets.tolist(), keyword.scores_of({term: 1.0}, targets).tolist(), strict=True
+        ):
+            if score > 0:
+                held[target].add(term)
+    found: dict[int, Anchor] = {}
+    for key, words, path, line in anchors:
+        target = reached.get((key, path))
+        if target is None:
+            continue
+        share = sum(weights[term] for term in words - held[target]) / total
+        if share > 0 and share > (found[target].share if target in found else 0.0):
+            found[target] = Anchor(target, share, path, line)
+    return found
+
+
+def _blocks(text: str) -> list[tuple[int, list[str]]]:
+    """The text's paragraphs, list items and headings, each as (offset of its first line, its
+    lines): a link's anchor is the sentence around it, which a hard-wrapped paragraph spreads over
+    lines."""
+    blocks: list[tuple[int, list[str]]] = []
+    after_heading = False
+    for offset, line in enumerate(text.splitlines()):
+        starts_block = not line.strip() or after_heading or _BLOCK_START.match(line) is not None
+        if not blocks or starts_block or not blocks[-1][1]:
+            blocks.append((offset, []))
+        if line.strip():
+            blocks[-1][1].append(line)
+        after_heading = _HEADING.match(line) is not None
+    return [(offset, lines) for offset, lines in blocks if lines]
+
+
+def anchor_hits(anchors: Mapping[int, Anchor]) -> list[Hit]:
+    """The anchors' targets as a ranked list, best share first (ties: chunk id)."""
+    return [Hit(a.target, a.share) for a in sorted(anchors.values(), key=lambda a: (-a.share, a.target))]
+
+
+def _passages(
+    index: IndexData,
+    links: set[tuple[str, str]],
+    query_weights: Mapping[str, float],
+    allowed: np.ndarray | None,
+) -> dict[tuple[str, str], int]:
+    """For each (note name, linking path): the passage of the note of that file name the query's
+    words match best, else its first; absent when no indexed note other than the linking file has
+    that name (or the filters leave none of it)."""
+    candidates: dict[tuple[str, str], list[int]] = {}
+    names: dict[str, str] = {}  # path -> its file name as a graph key
+    for key, linking_path in links:
+        ids = []
+        for cid in index.graph.chunk_ids(key).tolist():
+            chunk = index.chunks.get(cid)
+            if (
+                chunk is not None
+                and chunk.path != linking_path
+                and (allowed is None or (cid < len(allowed) and allowed[cid]))
+                and _file_key(chunk.path, names) == key
+            ):
+                ids.append(cid)
+        if ids:
+            candidates[(key, linking_path)] = ids
+    every = np.asarray(sorted({cid for ids in candidates.values() for cid in ids}), dtype=np.int64)
+    score = dict(zip(every.tolist(), index.keyword.scores_of(query_weights, every).tolist(), strict=True))
+
+    def place(cid: int) -> tuple[float, str, int]:
+        chunk = index.chunks[cid]
+        return -score[cid], chunk.path, chunk.start_line
+
+    return {link: min(ids, key=place) for link, ids in candidates.items()}
+
+
+def _file_key(path: str, known: dict[str, str]) -> str:
+    """The graph key of a file's name (``reference/ema-filter.md`` -> ``ema filter``)."""
+    key = known.get(path)
+    if key is None:
+        key = known[path] = normalize_entity(path.rsplit("/", 1)[-1].rsplit(".", 1)[0])
+    return key

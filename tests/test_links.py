@@ -1,0 +1,99 @@
+"""memsearch.links: a note is found by what the notes linking to it say about it (anchor text)."""
+
+from __future__ import annotations
+
+import pytest
+
+from memsearch.links import anchor_hits, follow_links
+from memsearch.query_terms import term_weights
+
+NOTES = {
+    "reference/sprout-flow-sensor.md": (
+        "# Sprout flow sensor\n\n"
+        "Hall-effect turbine meter on the main line, 396 pulses a litre.\n\n"
+        "- the litres-per-minute figure in the log is smoothed - see [[ema-filter]]\n"
+        "- noisy edges near the valve driver are rejected - see [[debouncing]]\n"
+        "- the EMA filter runs once a second: [EMA](ema-filter.md)\n"
+    ),
+    "reference/ema-filter.md": (
+        "# EMA filter\n\nOne multiply-add per sample and no buffer; a = 0.2 gives about 4 s of lag.\n"
+    ),
+    "reference/debouncing.md": "# Debouncing\n\nTwo edges closer than 5 ms count as one.\n",
+    "reference/watering.md": (
+        "# Watering schedule\n\nThe beds are watered at dawn; the flow of each zone is logged for\n"
+        "the season. Why we moved to the sensor from a timer is in\n[[sprout-flow-sensor]]\n"
+    ),
+    "journal/2025-03-02.md": "# 2025-03-02\n\nCleaned the filter of the kitchen tap.\n",
+}
+
+
+@pytest.fixture(scope="module")
+def index(tmp_path_factory):
+    from memsearch.api import index_vault, open_index
+
+    vault = tmp_path_factory.mktemp("links") / "vault"
+    for rel, text in NOTES.items():
+        (vault / rel).parent.mkdir(parents=True, exist_ok=True)
+        (vault / rel).write_text(text, encoding="utf-8")
+    index_vault(vault, embed=False)
+    return open_index(vault).index
+
+
+def _chunk_of(index, path: str) -> int:
+    return min(cid for cid, c in index.chunks.items() if c.path == path)
+
+
+def test_a_link_reaches_the_note_it_points_at_by_the_words_around_it(index):
+    """Smoothing, Sprout and flow are words of the linking line and its note's title, none of the
+    EMA filter note's own."""
+    weights = term_weights("how is the Sprout flow reading smoothed")
+    found = follow_links(index, weights, [_chunk_of(index, "reference/sprout-flow-sensor.md")])
+    ema = _chunk_of(index, "reference/ema-filter.md")
+    assert ema in found
+    assert found[ema].path == "reference/sprout-flow-sensor.md" and found[ema].line == 5
+    assert 0 < found[ema].share < 1
+    # The debouncing line says nothing the query asks beyond the note's title: it reaches the note
+    # only through the title's words, and less than the smoothing line does.
+    hits = anchor_hits(found)
+    assert hits[0].chunk_id == ema
+
+
+def test_an_anchor_counts_for_what_the_note_does_not_say_itself(index):
+    """ "EMA filter" is in the anchor and in the note: a link adds nothing to it."""
+    weights = term_weights("EMA filter")
+    found = follow_links(index, weights, [_chunk_of(index, "reference/sprout-flow-sensor.md")])
+    assert _chunk_of(index, "reference/ema-filter.md") not in found
+
+
+def test_an_anchor_is_the_sentence_a_wrapped_paragraph_spreads_over_lines(index):
+    """The link sits alone on its line; the sentence that describes it begins two lines above."""
+    weights = term_weights("why did we move to the sensor")
+    found = follow_links(index, weights, [_chunk_of(index, "reference/watering.md")])
+    sensor = _chunk_of(index, "reference/sprout-flow-sensor.md")
+    assert sensor in found and found[sensor].line == 5  # the link's own line
+
+
+def test_links_to_nothing_indexed_and_to_the_file_itself_reach_nothing(index):
+    weights = term_weights("flow sensor turbine")
+    found = follow_links(index, weights, [_chunk_of(index, "reference/ema-filter.md")])
+    assert found == {}
+    allowed = None
+    found = follow_links(index, term_weights("smoothed reading"), [], allowed)
+    assert found == {}
+
+
+def test_the_graph_list_ranks_the_linked_note_and_explain_names_the_link(tmp_path):
+    from memsearch.api import Memsearch, index_vault
+
+    vault = tmp_path / "vault"
+    for rel, text in NOTES.items():
+        (vault / rel).parent.mkdir(parents=True, exist_ok=True)
+        (vault / rel).write_text(text, encoding="utf-8")
+    index_vault(vault, embed=False)
+    engine = Memsearch(vault)
+    question = "what smoothing does the Sprout flow reading get"
+    alone = engine.search(question, k=3, strategies=["graph"], all_results=True, explain=True)
+    assert alone.results[0].path == "reference/ema-filter.md"
+    assert "linked from reference/sprout-flow-sensor.md:5" in alone.results[0].explanation["graph_paths"]
+    fused = engine.search(question, k=3, all_results=True)
+    assert "reference/ema-filter.md" in [r.path for r in fused.results]
