@@ -76,8 +76,17 @@ class BackendCall:
             "keyword", lambda r: r.keyword_top(self.index, weights, k, allowed, filters, tie_key)
         )
 
-    def vector_top(self, vector: np.ndarray, k: int, allowed: np.ndarray | None, filters: Any) -> list[Hit]:
-        return self._call("semantic", lambda r: r.vector_top(self.index, vector, k, allowed, filters))
+    def vector_top(
+        self,
+        vector: np.ndarray,
+        k: int,
+        allowed: np.ndarray | None,
+        filters: Any,
+        tie_key: TieKey | None = None,
+    ) -> list[Hit]:
+        return self._call(
+            "semantic", lambda r: r.vector_top(self.index, vector, k, allowed, filters, tie_key)
+        )
 
     def _call(self, strategy: str, ask: Callable[[Retrieval], list[Hit]]) -> list[Hit]:
         if self.retrieval is BUILTIN_RETRIEVAL:

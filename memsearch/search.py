@@ -245,7 +245,9 @@ def search_index(
     if "semantic" in wanted:
         t = time.perf_counter()
         if query_embedding.vector is not None and index.vectors is not None and len(index.vectors):
-            lists["semantic"] = backend.vector_top(query_embedding.vector, top_n, allowed, parsed.filters)
+            lists["semantic"] = backend.vector_top(
+                query_embedding.vector, top_n, allowed, parsed.filters, vault_order
+            )
             ran.append("semantic")
             if note := english_only_note(index, asked_in):
                 notes.append(note)

@@ -60,7 +60,13 @@ class Retrieval(Protocol):
     ) -> list[Hit]: ...
 
     def vector_top(
-        self, index: IndexData, vector: np.ndarray, k: int, allowed: np.ndarray | None, filters: Any
+        self,
+        index: IndexData,
+        vector: np.ndarray,
+        k: int,
+        allowed: np.ndarray | None,
+        filters: Any,
+        tie_key: TieKey | None = None,
     ) -> list[Hit]: ...
 
 
@@ -81,11 +87,17 @@ class BuiltinRetrieval:
         return index.keyword.search(weights, k, allowed, tie_key=tie_key)
 
     def vector_top(
-        self, index: IndexData, vector: np.ndarray, k: int, allowed: np.ndarray | None, filters: Any
+        self,
+        index: IndexData,
+        vector: np.ndarray,
+        k: int,
+        allowed: np.ndarray | None,
+        filters: Any,
+        tie_key: TieKey | None = None,
     ) -> list[Hit]:
         if index.vectors is None:
             return []
-        return index.vectors.search(vector, k, allowed)
+        return index.vectors.search(vector, k, allowed, tie_key=tie_key)
 
 
 BUILTIN_RETRIEVAL = BuiltinRetrieval()

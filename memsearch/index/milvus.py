@@ -399,7 +399,13 @@ class MilvusRetrieval:
         return _ordered(hits, tie_key)
 
     def vector_top(
-        self, index: IndexData, vector: np.ndarray, k: int, allowed: np.ndarray | None, filters: Any
+        self,
+        index: IndexData,
+        vector: np.ndarray,
+        k: int,
+        allowed: np.ndarray | None,
+        filters: Any,
+        tie_key: TieKey | None = None,
     ) -> list[Hit]:
         if k <= 0:
             return []

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 
 import numpy as np
@@ -195,17 +195,26 @@ class VectorIndex:
             self._build()
 
     # -- queries ---------------------------------------------------------------------------
-    def search(self, query: np.ndarray, k: int, allowed: np.ndarray | None = None) -> list[Hit]:
-        """Nearest chunks by cosine similarity (vectors are normalised), best first."""
+    def search(
+        self,
+        query: np.ndarray,
+        k: int,
+        allowed: np.ndarray | None = None,
+        tie_key: Callable[[np.ndarray], np.ndarray] | None = None,
+    ) -> list[Hit]:
+        """Nearest chunks by cosine similarity (vectors are normalised), best first. Answered
+        exactly, ``tie_key`` (chunk ids -> sortable keys, such as their places in the vault)
+        decides among equal cosines (two chunks of the same text) which make the list and in
+        what order; else chunk ids do."""
         if not self._n_live or k <= 0:
             return []
         query = np.asarray(query, dtype=np.float32)
         if allowed is not None:
             rows = self._allowed_rows(allowed)
             if len(rows) <= EXACT_MAX_ROWS:
-                return self._exact(query, k, rows)
+                return self._exact(query, k, rows, tie_key)
         elif self._n_live <= EXACT_MAX_ROWS:
-            return self._exact(query, k, None)
+            return self._exact(query, k, None, tie_key)
         if self._hnsw is None or self._dirty:
             self._build()
         n = self._n_live
@@ -271,9 +280,15 @@ class VectorIndex:
         rows = self._row_of[ids]
         return rows[rows >= 0]
 
-    def _exact(self, query: np.ndarray, k: int, rows: np.ndarray | None) -> list[Hit]:
+    def _exact(
+        self,
+        query: np.ndarray,
+        k: int,
+        rows: np.ndarray | None,
+        tie_key: Callable[[np.ndarray], np.ndarray] | None = None,
+    ) -> list[Hit]:
         """Top-k by inner product over the given rows (None: every live row), best first, ties by
-        chunk id."""
+        ``tie_key`` where given, else by chunk id."""
         if rows is None:
             ids, matrix = self._live_matrix()  # no copy unless rows were removed since the load
         elif not len(rows):
@@ -285,8 +300,18 @@ class VectorIndex:
         scores = np.einsum("ij,j->i", matrix, query)
         if len(ids) > k:
             part = np.argpartition(-scores, k - 1)[:k]
+            if tie_key is not None:
+                kth = scores[part].min()
+                tied = np.flatnonzero(scores == kth)
+                if len(tied) > np.count_nonzero(scores[part] == kth):  # the cut runs through a tie
+                    above = np.flatnonzero(scores > kth)
+                    tied = tied[np.argsort(tie_key(ids[tied]), kind="stable")]
+                    part = np.concatenate((above, tied[: k - len(above)]))
             scores, ids = scores[part], ids[part]
-        order = np.lexsort((ids, -scores))
+        if tie_key is not None and len(np.unique(scores)) < len(scores):
+            order = np.lexsort((tie_key(ids), -scores))
+        else:
+            order = np.lexsort((ids, -scores))
         return [Hit(int(ids[i]), float(scores[i])) for i in order]
 
     # -- persistence -----------------------------------------------------------------------

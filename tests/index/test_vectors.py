@@ -142,3 +142,20 @@ def test_background_is_the_querys_cosine_to_the_vault_at_large():
     assert std == pytest.approx(float(cosines.std()), abs=1e-5)
     index.add([300], vectors[:1])  # the sample follows the vectors
     assert index.background(query)[0] != mean
+
+
+def test_equal_cosines_are_cut_and_ordered_by_the_tie_key():
+    """Two chunks of the same text have the same vector: which of them makes a list of k, and
+    which comes first, is the caller's key (their places in the vault), not their chunk ids."""
+    rng = np.random.default_rng(3)
+    others = rng.standard_normal((6, 8)).astype(np.float32)
+    same = rng.standard_normal(8).astype(np.float32)
+    vectors = np.vstack([others, same, same])
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    index = VectorIndex(dim=8)
+    index.add([10, 11, 12, 13, 14, 15, 3, 7], vectors)
+    place = {3: 1, 7: 0}  # chunk 7 comes first in the vault
+    key = lambda ids: np.array([place.get(int(i), 99) for i in ids])  # noqa: E731
+    assert [h.chunk_id for h in index.search(vectors[-1], 1, tie_key=key)] == [7]
+    assert [h.chunk_id for h in index.search(vectors[-1], 2, tie_key=key)] == [7, 3]
+    assert [h.chunk_id for h in index.search(vectors[-1], 1)] == [3]  # without a key, chunk ids

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import shutil
 import threading
 import time
 
 from memsearch.api import index_vault, log, open_index
+from memsearch.config import Settings
 from memsearch.index import loading
 from memsearch.lock import index_lock
 from memsearch.tool import MemoryTools
@@ -237,3 +239,23 @@ def test_ties_break_the_same_after_file_by_file_updates_and_a_rebuild(tmp_path):
         got = [r.path for r in a.search("Zed depot", k=5, now=NOW, strategies=strategies).results]
         want = [r.path for r in b.search("Zed depot", k=5, now=NOW, strategies=strategies).results]
         assert got == want == names[:5], strategies
+
+
+def test_equal_cosines_break_the_same_after_file_by_file_updates_and_a_rebuild(tmp_path):
+    """Notes of the same text have the same vector: which five of twelve make the semantic top five
+    follows their places in the vault, not the order they were indexed in."""
+    vault = tmp_path / "vault"
+    names = [f"reference/copy-{i:02d}.md" for i in range(12)]
+    for rel in reversed(names):  # the last name is indexed first: chunk ids in reverse
+        write(vault, rel, "# Copy\n\nThe spare key is under the blue flowerpot.\n")
+        index_vault(vault)
+    clean = tmp_path / "clean"
+    shutil.copytree(vault, clean, ignore=shutil.ignore_patterns(".memsearch"))
+    index_vault(clean)
+    # Each list holds five: the cut runs through the twelve equal cosines.
+    narrow = dataclasses.replace(Settings(), top_n=5)
+    a, b = open_index(vault, settings=narrow), open_index(clean, settings=narrow)
+    question = "where is the spare key hidden"
+    got = [r.path for r in a.search(question, k=5, now=NOW, strategies=["semantic"]).results]
+    want = [r.path for r in b.search(question, k=5, now=NOW, strategies=["semantic"]).results]
+    assert got == want == names[:5]
