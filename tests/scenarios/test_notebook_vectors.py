@@ -311,17 +311,21 @@ def test_add_vectors_writes_the_sidecar_and_updates_the_moment(large, tmp_path):
     shutil.copytree(source, vault, ignore=shutil.ignore_patterns(".memsearch"))
     index_vault(vault)
     engine = open_index(vault)
-    new = centre("audio", 5) * -1.0  # far from every audio vector of the notebook
-    update = engine.add_vectors("m-3030", "audio", new.tolist())
+    # A direction of its own, unlike every cluster: nearly orthogonal to the other joint vectors.
+    new = np.random.default_rng(99).standard_normal(DIMENSIONS["joint"]).astype(np.float32)
+    update = engine.add_vectors("m-3030", "joint", new.tolist())
     assert update.action == "changed"
-    sidecar = moment_file(vault / "notebook", "m-3030").with_suffix(".audio.npy")
+    sidecar = moment_file(vault / "notebook", "m-3030").with_suffix(".joint.npy")
     assert np.array_equal(np.load(sidecar), new)  # the vault holds it, as numpy.save writes it
     # searchable at once, and after the background commit, by a fresh engine too
-    assert mid_of(engine.search(vectors={"audio": new}, k=1).results[0].path) == "m-3030"
+    assert mid_of(engine.search(vectors={"joint": new}, k=1).results[0].path) == "m-3030"
     assert engine.wait_for_embeddings(60)
-    assert mid_of(open_index(vault).search(vectors={"audio": new}, k=1).results[0].path) == "m-3030"
+    response = open_index(vault).search(vectors={"joint": new}, k=1)
+    assert mid_of(response.results[0].path) == "m-3030"
+    # no words, and the moment stands out among the joint vectors: the signal says so
+    assert response.signal.level == "strong", response.signal
     with pytest.raises(MemsearchError, match="16 values, but the index's audio vectors have 32"):
         engine.add_vectors("m-3030", "audio", [1.0] * 16)
     with pytest.raises(MemsearchError, match="m-9999"):
-        engine.add_vectors("m-9999", "audio", new.tolist())
+        engine.add_vectors("m-9999", "audio", [1.0] * 32)
     engine.close()
