@@ -178,6 +178,8 @@ def search(
 def read_query_vectors(specs: tuple[str, ...]) -> dict[str, Any]:
     """``{modality: vector}`` from ``--vector MODALITY=FILE`` options, each file checked as a
     notebook sidecar is (:mod:`memsearch.sidecars`); a bad one fails the search, named."""
+    if not specs:  # the fast path through `memsearch serve` imports no numpy: nothing to read
+        return {}
     from memsearch.sidecars import MODALITY_NAME, read_sidecar
 
     out: dict[str, Any] = {}
