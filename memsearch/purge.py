@@ -43,6 +43,7 @@ class ForgetReport:
     snapshots_dropped: int = 0
     purged: bool = False
     rewritten: int = 0  # commits rewritten by --purge-history
+    modal_vectors: int = 0  # notebook sidecar vectors taken out of HEAD
     not_found: list[str] = field(default_factory=list)
     earlier_names: int = 0  # names the file had before (renames) found in history and purged too
     warnings: list[str] = field(default_factory=list)
@@ -58,6 +59,7 @@ class ForgetReport:
             "rewritten": self.rewritten,
             "not_found": self.not_found,
             "earlier_names": self.earlier_names,
+            "modal_vectors": self.modal_vectors,
             "warnings": self.warnings,
         }
 
@@ -163,6 +165,12 @@ def forget_everywhere(
     if touched or hidden:
         new_manifest = dict(manifest)
         new_manifest["files"] = dict(sorted(new_files.items()))
+        # A modality no moment has a vector of any more leaves the head too (docs/notebook.md).
+        used = {m for e in new_files.values() for m in e.get("modal", ())}
+        modalities = {m: v for m, v in (manifest.get("modalities") or {}).items() if m in used}
+        new_manifest.pop("modalities", None)
+        if modalities:
+            new_manifest["modalities"] = modalities
         # The index now holds what these names leave (an unforget must bring their chunks back).
         new_manifest["forgotten_names"] = forget.names_fingerprint()
         new_manifest["skipped"] = {
@@ -176,7 +184,7 @@ def forget_everywhere(
         staged += put_buckets(root, new_manifest, touched)
         staged.append(put(root, MANIFEST, encode_manifest_head(new_manifest)))
     commit = repo.commit(staged, message(pruner.chunks)) if staged else None
-    report = ForgetReport([], pruner.chunks, commit)
+    report = ForgetReport([], pruner.chunks, commit, modal_vectors=pruner.modal_vectors)
     cache_keys = set(keys or ())
     if purge:
         history = History(repo)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import bisect
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -35,6 +35,9 @@ from memsearch.retrieval import BackendCall
 from memsearch.scripts import main_script, script_shares
 
 STRATEGIES: tuple[str, ...] = ("semantic", "keyword", "graph", "time")
+#: A query vector's ranked list is named by its modality after this ("vector:audio"): one more
+#: list of the fusion for each modality a query carries (docs/notebook.md).
+MODAL_LIST = "vector:"
 #: Recency with no date in the query is a prior, not evidence: it only reorders what the
 #: other strategies found, at a fraction of their weight.
 RECENCY_PRIOR_WEIGHT = 0.25
@@ -192,6 +195,7 @@ def search_index(
     strategies: Sequence[str] | None = None,
     all_results: bool = False,
     retrieval: Retrieval | None = None,
+    vectors: Mapping[str, np.ndarray] | None = None,
 ) -> SearchResponse:
     """Run one query against a loaded index (``retrieval``: the vault's keyword and vector backend,
     default the built-in indexes; :mod:`memsearch.retrieval`).
@@ -207,6 +211,10 @@ def search_index(
     5. normalise: score / the best score possible, so 0..1 and a low score means a thin signal
     6. resonate: the signal (strong / thin / none, :mod:`memsearch.resonance`); a response whose
        signal is none carries no results unless ``all_results``
+
+    ``vectors``: query vectors by notebook modality (checked and of length 1: the engine's work),
+    each one more ranked list (by cosine, over the moments that have a vector of that modality);
+    a query without text runs those lists alone.
     """
     started = time.perf_counter()
     timings: dict[str, float] = {"embed": query_embedding.ms}
@@ -233,6 +241,11 @@ def search_index(
         ranks = np.empty(len(places), dtype=np.int64)
         ranks[sorted(range(len(places)), key=places.__getitem__)] = np.arange(len(places))
         return ranks
+
+    vectors_only = bool(vectors) and not parsed.text.strip()
+    if vectors_only:  # no words: the text strategies have nothing to rank by
+        skipped.update({name: "the query has no text (vectors only)" for name in wanted})
+        wanted = ()
 
     # 1. filter
     t = time.perf_counter()
@@ -321,6 +334,11 @@ def search_index(
         else:
             skipped["graph"] = "the query names no known entity, and no passage it matches links a note"
         timings["graph"] = _ms(t)
+    for modality, vector in (vectors or {}).items():
+        t = time.perf_counter()
+        lists[MODAL_LIST + modality] = index.modal[modality].search(vector, top_n, allowed)
+        ran.append(MODAL_LIST + modality)
+        timings[MODAL_LIST + modality] = _ms(t)
     event = asks_for_event(parsed.text)
     if "time" in wanted and parsed.window is None and event and len(wanted) > 1:
         # "When did the boiler break?" asks for that event however long ago it was: recency is no
@@ -429,14 +447,18 @@ def search_index(
     timings["group"] = _ms(t)
 
     # 6. resonate
+    z = _standout(index, lists.get("semantic"), query_embedding.vector)
+    sample = index.vectors.background_size() if z is not None and index.vectors else None
+    if vectors_only:  # no words to judge by: the standout of the query vectors' best moment
+        z, sample = _modal_standout(index, lists, vectors or {})
     signal = judge(
         Evidence(
             results=len(fused),
             informative_terms=sum(1 for w in query_weights.values() if w >= 1.0),
             missing_share=missing_share,
             coverage=coverage.get("keyword"),
-            semantic_z=(z := _standout(index, lists.get("semantic"), query_embedding.vector)),
-            semantic_sample=index.vectors.background_size() if z is not None and index.vectors else None,
+            semantic_z=z,
+            semantic_sample=sample,
             window_entries=(
                 sum(1 for h in lists.get("time", ()) if h.score >= 1.0) if parsed.window else None
             ),
@@ -508,6 +530,22 @@ def _standout(index: IndexData, hits: Sequence[Hit] | None, vector: np.ndarray |
         return None
     mean, std = index.vectors.background(vector)
     return (hits[0].score - mean) / std if std > 0 else None
+
+
+def _modal_standout(
+    index: IndexData, lists: Mapping[str, Sequence[Hit]], vectors: Mapping[str, np.ndarray]
+) -> tuple[float | None, int | None]:
+    """The largest standout among the query vectors' lists (as :func:`_standout`), and the sample
+    it was measured on."""
+    best: tuple[float | None, int | None] = (None, None)
+    for modality, vector in vectors.items():
+        hits = lists.get(MODAL_LIST + modality)
+        mean, std = index.modal[modality].background(vector)
+        if hits and std > 0:
+            z = (hits[0].score - mean) / std
+            if best[0] is None or z > best[0]:
+                best = (z, index.modal[modality].background_size())
+    return best
 
 
 def _results(
@@ -619,7 +657,7 @@ def shown_parts(fused: Fused, confidence: dict[str, float], ceiling: float) -> d
     parts: dict[str, float] = {}
     for c in fused.contributions:
         part = c.contribution / max(confidence.get(c.strategy, 1.0), 1e-9)
-        if c.strategy == "semantic":
+        if c.strategy == "semantic" or c.strategy.startswith(MODAL_LIST):  # a query vector's list too
             part *= min(max(c.raw_score, 0.0), 1.0)
         parts[c.strategy] = part / ceiling
     return parts

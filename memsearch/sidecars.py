@@ -134,11 +134,64 @@ def read_sidecar(vault: Path, rel: str, modality: str, dimension: int | None = N
     if not np.any(vector):
         return f"{rel}: the {modality} vector is all zeros; it has no direction to compare by"
     if dimension is not None and vector.size != dimension:
-        return (
-            f"{rel}: the {modality} vector has {vector.size} values, but the index's {modality} "
-            f"vectors have {dimension}; save it with the dimension of the other {modality} vectors"
-        )
+        return dimension_reason(rel, modality, vector.size, dimension)
     return Sidecar(rel, modality, vector)
+
+
+def dimension_reason(rel: str, modality: str, size: int, dimension: int) -> str:
+    """Why a ``modality`` vector of ``size`` values is not used where that modality has ``dimension``."""
+    return (
+        f"{rel}: the {modality} vector has {size} values, but the index's {modality} "
+        f"vectors have {dimension}; save it with the dimension of the other {modality} vectors"
+    )
+
+
+def majority_dimensions(sizes: dict[str, list[int]]) -> dict[str, int]:
+    """Each modality's dimension when a run records it: the size most of its vectors have (ties: the
+    first seen), so one odd file cannot make every other vector of its modality the odd one."""
+    out: dict[str, int] = {}
+    for modality, seen in sizes.items():
+        counts: dict[int, int] = {}
+        for size in seen:
+            counts[size] = counts.get(size, 0) + 1
+        out[modality] = max(counts, key=lambda size: counts[size])  # max keeps the first of a tie
+    return out
+
+
+def unit(vector: np.ndarray) -> np.ndarray:
+    """``vector`` scaled to length 1 (float32): the vector indexes rank by inner product, which is
+    then the cosine. The checks above refused a zero vector, so the norm is never 0."""
+    v = np.asarray(vector, dtype=np.float64)
+    return (v / np.linalg.norm(v)).astype(np.float32)
+
+
+def query_vector(modality: str, values: object, dimension: int | None) -> np.ndarray | str:
+    """A query's ``modality`` vector (a list of numbers, or an array) checked as a sidecar is, and
+    scaled to length 1; or why it cannot be used. ``dimension``: the index's for that modality
+    (None: the index holds no vector of that modality)."""
+    if dimension is None:
+        return (
+            f"the index holds no {modality} vectors (no moment has a {modality} sidecar, or the"
+            f" modality is opted out); nothing to compare a {modality} query vector with"
+        )
+    try:
+        array = np.asarray(values, dtype=np.float64)
+    except (TypeError, ValueError):
+        return f"the {modality} query vector is not a list of numbers"
+    if array.ndim != 1 or array.size == 0:
+        return f"the {modality} query vector must be a flat list of numbers (got shape {array.shape})"
+    if array.size != dimension:
+        return (
+            f"the {modality} query vector has {array.size} values, but the index's {modality}"
+            f" vectors have {dimension}"
+        )
+    with np.errstate(over="ignore"):
+        vector = array.astype(np.float32)
+    if not np.all(np.isfinite(vector)):
+        return f"the {modality} query vector holds NaN or infinite values"
+    if not np.any(vector):
+        return f"the {modality} query vector is all zeros; it has no direction to compare by"
+    return unit(vector)
 
 
 def read_moment_sidecars(

@@ -119,8 +119,19 @@ MEMORY_SEARCH_SCHEMA: dict[str, Any] = {
                 " the memory of its first turn. Default: the current index."
             ),
         },
+        "vectors": {
+            "type": "object",
+            "additionalProperties": {"type": "array", "items": {"type": "number"}},
+            "description": (
+                'Find notebook moments by vector: {modality: [numbers]}, e.g. {"audio": [...]}, each'
+                " of the dimension the index's vectors of that modality have. With a query, both"
+                " count; without one, the vectors alone."
+            ),
+        },
     },
-    "required": ["query"],
+    # `query`, `vectors` or both: the answer says so if neither is given (a top-level anyOf is
+    # refused by some frameworks' tool schemas).
+    "required": [],
 }
 
 MEMORY_OPEN_SCHEMA: dict[str, Any] = {
@@ -217,6 +228,24 @@ def _fact_type(value: Any) -> str | None:
     return text.lower()
 
 
+def _vectors(value: Any) -> dict[str, list[float]] | None:
+    """The ``vectors`` argument: ``{modality: [numbers]}`` (the engine checks names and dimensions)."""
+    if value is None or value == {}:
+        return None
+    if not isinstance(value, Mapping) or not all(isinstance(m, str) for m in value):
+        raise BadArgument(
+            'bad argument vectors: expected an object of modality to numbers, e.g. {"audio": [0.1, 0.2]}'
+        )
+    out = {}
+    for modality, numbers in value.items():
+        if not isinstance(numbers, list | tuple) or not all(
+            isinstance(x, int | float) and not isinstance(x, bool) for x in numbers
+        ):
+            raise BadArgument(f"bad argument vectors: {modality!r} must be a list of numbers")
+        out[modality] = [float(x) for x in numbers]
+    return out
+
+
 def _degradation(health: dict[str, Any]) -> list[str]:
     out = []
     for name, why in health.get("failed", {}).items():
@@ -296,22 +325,27 @@ class MemoryTools:
         *,
         now: Any = None,
         at: Any = None,
+        vectors: Any = None,
         **unknown: Any,
     ) -> dict[str, Any]:
         """Ranked pointers to where the memories live; never their text. Never raises.
 
         ``at``: a commit (an earlier answer's ``commit``) to answer from; every answer names its commit.
+        ``vectors``: ``{modality: [numbers]}`` to find notebook moments by (the query is then optional).
         """
         try:
-            return self._search(query, k, fact_type, entities, territory, since, until, now, unknown, at)
+            vectors = _vectors(vectors)
+            return self._search(
+                query, k, fact_type, entities, territory, since, until, now, unknown, at, vectors
+            )
         except Exception as exc:  # the agent's memory must never take the agent down
             return failure(exc, query=query if isinstance(query, str) else None, results=[])
 
     def _search(
-        self, query, k, fact_type, entities, territory, since, until, now, unknown, at=None
+        self, query, k, fact_type, entities, territory, since, until, now, unknown, at=None, vectors=None
     ) -> dict[str, Any]:
         warnings: list[str] = []
-        text = text_argument("query", query, required=True)
+        text = text_argument("query", query, required=not vectors)
         k = DEFAULT_K if k is None else whole_number("k", k, 1, MAX_K)
         if k > MAX_K:
             warnings.append(f"k={k} is more than {MAX_K}; returned the best {MAX_K}")
@@ -326,8 +360,10 @@ class MemoryTools:
         if unknown:
             warnings.append(
                 f"ignored unknown argument(s) {', '.join(sorted(unknown))}; the arguments are"
-                " query, k, fact_type, entities, territory, since, until, now, at"
+                " query, k, fact_type, entities, territory, since, until, now, at, vectors"
             )
+        if vectors:
+            filters["vectors"] = vectors
         with self._lock:  # one search at a time: the MCP server answers calls from worker threads
             return self._search_locked(text, k, filters, now, warnings, text_argument("at", at))
 
@@ -366,7 +402,7 @@ class MemoryTools:
         health = data["health"]
         degraded = _degradation(health)
         warnings = degraded + list(health.get("notes", [])) + warnings
-        active = {name: value for name, value in filters.items() if value}
+        active = {name: value for name, value in filters.items() if value and name != "vectors"}
         signal, reason = data.get("signal"), data.get("signal_reason")
         if data["results"]:
             status = "ok"

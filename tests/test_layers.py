@@ -54,6 +54,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "memsearch.retrieval",
             "memsearch.doctor",
             "memsearch.forget",
+            "memsearch.redact",
             "memsearch.opening",
             "memsearch.watch",
         ),

@@ -51,7 +51,8 @@ def test_client_lists_the_tools_and_gets_the_cli_results(indexed_vault):
     assert init.server_info.name == "memsearch"
     tools = {t.name: t for t in listed.tools}
     assert set(tools) == {"memory_search", "memory_open"}
-    assert tools["memory_search"].input_schema["required"] == ["query"]
+    assert tools["memory_search"].input_schema["required"] == []  # query, vectors or both
+    assert "vectors" in tools["memory_search"].input_schema["properties"]
     assert "memory_open" in tools["memory_search"].description
 
     for query, answer in zip(QUERIES, answers[: len(QUERIES)], strict=True):

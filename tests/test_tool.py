@@ -36,13 +36,25 @@ def test_definitions_have_a_name_a_description_and_a_schema(style):
         schema = inner.get("input_schema") or inner.get("parameters") or inner.get("inputSchema")
         assert inner["name"] in ("memory_search", "memory_open")
         assert len(inner["description"]) > 100
-        # memory_open takes `ref` or `path` (the same thing): neither alone is required
-        assert schema["type"] == "object" and (schema["required"] or inner["name"] == "memory_open")
+        # memory_open takes `ref` or `path` (the same thing), memory_search `query` or `vectors`:
+        # neither alone is required
+        assert schema["type"] == "object" and schema["required"] == []
         json.dumps(d)
     search = next(d.get("function", d) for d in defs if d.get("function", d)["name"] == "memory_search")
     schema = search.get("input_schema") or search.get("parameters") or search.get("inputSchema")
     props = schema["properties"]
-    assert set(props) == {"query", "k", "fact_type", "entities", "territory", "since", "until", "now", "at"}
+    assert set(props) == {
+        "query",
+        "k",
+        "fact_type",
+        "entities",
+        "territory",
+        "since",
+        "until",
+        "now",
+        "at",
+        "vectors",
+    }
     assert props["fact_type"]["enum"] == ["world", "experience"]
 
 

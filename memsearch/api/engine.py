@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
@@ -23,13 +23,14 @@ from memsearch.embedders.choice import embedder_for
 from memsearch.errors import EmbedderError, MemsearchError, QueryError
 from memsearch.index import loading, snapshots
 from memsearch.lock import DEFAULT_LOCK_TIMEOUT
-from memsearch.models import SearchResponse
+from memsearch.models import FACT_TYPES, SearchResponse
 from memsearch.paths import default_home
 from memsearch.preload import EmbedderPreload
-from memsearch.query import Filters, as_datetime, parse_query
+from memsearch.query import Filters, ParsedQuery, as_datetime, parse_query
 from memsearch.retrieval import open_retrieval, pending
 from memsearch.scan import check_vault
 from memsearch.search import STRATEGIES, QueryEmbedding, search_index
+from memsearch.sidecars import MODALITY_NAME, query_vector
 
 # The write side (the indexer, signals, forget: chunkers, YAML, ...) is imported by the methods that
 # write, on first use: a process that only searches never pays for it (~80 ms measured on 2 cores:
@@ -162,11 +163,41 @@ class Memsearch:
             )
         return QueryEmbedding(vector, ms=(time.perf_counter() - started) * 1000.0)
 
+    def query_vectors(self, vectors: Mapping[str, Any] | None) -> dict[str, np.ndarray]:
+        """A query's vectors (``{modality: numbers}``) checked against the index's modalities and
+        scaled to length 1; QueryError naming the modality (and both dimensions) otherwise."""
+        if not vectors:
+            return {}
+        if not isinstance(vectors, Mapping):
+            raise QueryError("vectors must be a mapping of modality name to a list of numbers")
+        with self.writes.guard:
+            dims = {m: index.dim for m, index in self.index.modal.items()}
+        out: dict[str, np.ndarray] = {}
+        for modality, values in vectors.items():
+            if not isinstance(modality, str) or not MODALITY_NAME.fullmatch(modality):
+                raise QueryError(
+                    f"{modality!r} is not a modality name (lower-case letters, digits and _; e.g. audio)"
+                )
+            got = query_vector(modality, values, dims.get(modality))
+            if isinstance(got, str):
+                if modality not in dims:
+                    size = np.size(values) if isinstance(values, list | tuple | np.ndarray) else "?"
+                    held = ", ".join(f"{m} ({d} values)" for m, d in sorted(dims.items())) or "none"
+                    got = (
+                        f"{got} (the query's {modality} vector has {size} values;"
+                        f" the index's modalities: {held})"
+                    )
+                raise QueryError(got + "; nothing was searched")
+            out[modality] = got
+        return out
+
     def search(
         self,
-        query: str,
+        query: str | None = None,
         k: int = 10,
         *,
+        text: str | None = None,
+        vectors: Mapping[str, Any] | None = None,
         chunks: bool = False,
         explain: bool = False,
         now: datetime | str | None = None,
@@ -182,7 +213,16 @@ class Memsearch:
 
         Every response carries a signal (``response.signal``: strong, thin or none, with its
         reason); when nothing resonates (none) it has no results unless ``all_results``.
+
+        ``text`` is the query under another name (``search(text=..., vectors=...)``); ``vectors``
+        (``{"audio": [...], "image": [...]}``) finds notebook moments by their sidecar vectors,
+        each modality one more ranked list beside the text strategies, or alone when no text is
+        given. A modality the index has no vector of, or a vector of another dimension, is a
+        QueryError naming it.
         """
+        if query is not None and text is not None:
+            raise QueryError("give the query once: as `query` or as `text`, not both")
+        query = text if query is None else query
         if isinstance(entities, str):
             entities = [entities]
         if not isinstance(k, int) or k < 1:
@@ -195,10 +235,17 @@ class Memsearch:
             since=as_datetime(since, "since"),
             until=as_datetime(until, "until"),
         )
-        with self.writes.guard:
-            parsed = parse_query(query, self.index.graph, now=now, filters=filters)
+        checked = self.query_vectors(vectors)
+        if checked and (query is None or not str(query).strip()):
+            # Vectors alone: no words to parse (the filters still apply).
+            if fact_type and fact_type not in FACT_TYPES:
+                raise QueryError(f"fact_type {fact_type!r} must be world or experience")
+            parsed = ParsedQuery("", "", as_datetime(now, "now") or datetime.now(tz=UTC), None, (), filters)
+        else:
+            with self.writes.guard:
+                parsed = parse_query(query or "", self.index.graph, now=now, filters=filters)
         wanted = tuple(strategies) if strategies else STRATEGIES
-        embedding = self._embed_query(parsed.text, wanted)
+        embedding = self._embed_query(parsed.text, wanted) if parsed.text else QueryEmbedding(None)
         with self.writes.guard:
             response = search_index(
                 self.index,
@@ -211,6 +258,7 @@ class Memsearch:
                 strategies=wanted,
                 all_results=all_results,
                 retrieval=self.retrieval,
+                vectors=checked,
             )
             why = None if response.results or filters.is_empty() else self._filter_reason(filters)
         if why:  # say which filter left nothing, not only that nothing matched
@@ -262,6 +310,22 @@ class Memsearch:
         update = self.writes.preview(rel, started)
         self.writes.enqueue(rel)
         return update
+
+    def add_vectors(self, moment_id: str, modality: str, vector: Any) -> FileUpdate:
+        """Give the notebook moment ``moment_id`` a ``modality`` vector: it is saved beside the
+        moment's YAML as ``<moment_id>.<modality>.npy`` (the vault stays the source of truth), then
+        the moment is indexed again as :meth:`update_file` does. MemsearchError when no indexed
+        moment has that id, the modality is not a name the vault reads, or the vector fails the
+        sidecar checks (or has another dimension than the index's vectors of that modality)."""
+        if self.at is not None:
+            raise MemsearchError(f"this index was opened at {self.at}, read-only; open it without `at`")
+        from memsearch.indexer.sidecar_writes import write_sidecar  # the write side: see above
+
+        with self.writes.guard:
+            dims = {m: index.dim for m, index in self.index.modal.items()}
+            chunks = list(self.index.chunks.values())
+        rel = write_sidecar(self.vault, chunks, moment_id, modality, vector, self.settings.modalities, dims)
+        return self.update_file(rel)
 
     def forget(
         self,
@@ -339,6 +403,7 @@ class Memsearch:
             "files": len(manifest.get("files", {})),
             "chunks": len(self.index.chunks),
             "vectors": len(self.index.vectors) if self.index.vectors is not None else 0,
+            "modalities": {m: {"dim": i.dim, "vectors": len(i)} for m, i in sorted(self.index.modal.items())},
             "gaps": len(manifest.get("gaps", [])),
             "embedder": manifest.get("embedder"),
             "embedder_error": manifest.get("embedder_error"),

@@ -130,6 +130,28 @@ def forget(
     )
 
 
+def redact(
+    vault: str | Path,
+    moment_ids: Sequence[str],
+    *,
+    index_dir: str | Path | None = None,
+    purge_history: bool = False,
+    lock_timeout: float | None = DEFAULT_LOCK_TIMEOUT,
+) -> Any:
+    """Take the sidecar vectors (audio, image, every non-text modality) of the notebook moments
+    ``moment_ids`` out of the index and keep them out (their text stays searchable); with
+    ``purge_history`` out of every older commit too. Returns a :class:`~memsearch.purge.ForgetReport`."""
+    from memsearch.redact import redact as _redact
+
+    return _redact(
+        Path(vault),
+        list(moment_ids),
+        index_home=index_dir,
+        purge_history=purge_history,
+        lock_timeout=lock_timeout,
+    )
+
+
 def reindex(
     vault: str | Path,
     index_dir: str | Path | None = None,

@@ -130,8 +130,12 @@ class Writes:
         from memsearch.indexer.prepare import prepare_file
 
         # The same preparation as an index run's: what update_file holds, a reindex would commit.
-        prepared = prepare_file(self.vault, rel, self.settings, load_forget_list(self.index_home, self.vault))
+        with self.guard:
+            dims = {m: index.dim for m, index in self.engine.index.modal.items()}
+        forget = load_forget_list(self.index_home, self.vault)
+        prepared = prepare_file(self.vault, rel, self.settings, forget, dims)
         parsed = chunks = got = None
+        vectors = {} if isinstance(prepared, Skipped) else prepared.vectors
         reason = None
         if isinstance(prepared, Skipped):
             reason = prepared.reason
@@ -157,6 +161,8 @@ class Writes:
                 ids = list(range(self.next_id, self.next_id + len(chunks)))
                 self.next_id += len(chunks)
                 in_memory.add_file_chunks(self.engine.index, ids, chunks, shape)
+                if vectors and ids:  # a moment's sidecar vectors: searchable at once too
+                    in_memory.add_modal(self.engine.index, ids[0], vectors)
                 self.previews[rel] = LivePreview(got.sha256, ids, chunks, dict(parsed.aliases))
                 action = "changed" if committed else "added"
                 n = len(chunks)

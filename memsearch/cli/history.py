@@ -122,6 +122,46 @@ def forget(
         click.echo(f"warning: {warning}", err=True)
 
 
+@click.command()
+@click.argument("moment_ids", nargs=-1, required=True, metavar="MOMENT_ID...")
+@vault_options(positional=False)
+@click.option(
+    "--purge-history",
+    is_flag=True,
+    help="Also rewrite the index's git history without those vectors (new commit ids), and prune.",
+)
+@wait_option()
+@json_option("Print the report as JSON.")
+@exits_on_error
+def redact(
+    moment_ids: tuple[str, ...],
+    vault: Path,
+    index_dir: Path | None,
+    purge_history: bool,
+    wait: float | None,
+    as_json: bool,
+) -> None:
+    """Remove notebook moments' sidecar vectors (audio, image: every non-text modality) from the
+    index and keep them out of later runs; each moment's text stays searchable.
+
+    The redacted list (in the forget list, hashes only) keeps the sidecars unread while they stay
+    in the vault. --purge-history also removes them from every older commit, as forget does.
+    """
+    report = api().redact(
+        vault, list(moment_ids), index_dir=index_dir, purge_history=purge_history, **lock_wait(wait)
+    )
+    if as_json:
+        echo_json(report.to_dict(), ensure_ascii=True)
+        return
+    where = f"commit {report.commit[:12]}" if report.commit else "no commit (no vector of them was indexed)"
+    line = f"redacted {len(report.files)} moment(s): {report.modal_vectors} vector(s) removed; {where}"
+    if report.purged:
+        line += f"; history purged ({report.rewritten} commits rewritten, new ids)"
+    click.echo(line)
+    for warning in report.warnings:
+        click.echo(f"warning: {warning}", err=True)
+
+
 def print_forgotten(vault: Path, index_dir: Path | None, as_json: bool) -> None:
     """``forget --list``: each forgotten path by name where it can be named (never by content)."""
     found, entities = api().forgotten(vault, index_dir)
@@ -165,4 +205,4 @@ def unforget(
         click.echo(f"unforgot {rel}: the next `memsearch index` indexes it again")
 
 
-COMMANDS = (log_, rollback, forget, unforget)
+COMMANDS = (log_, rollback, forget, unforget, redact)

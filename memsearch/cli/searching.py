@@ -82,11 +82,20 @@ def search_options(command: Callable[..., Any]) -> Callable[..., Any]:
     "--at", "at", metavar="REV", help="Search the index as commit REV had it (see `memsearch log`)."
 )
 @click.option("--no-server", is_flag=True, help="Load the index here even if `memsearch serve` runs for it.")
+@click.option(
+    "--vector",
+    "vector_files",
+    multiple=True,
+    metavar="MODALITY=FILE",
+    help="Find notebook moments by a vector (a .npy file as numpy.save writes it), e.g. audio=clip.npy"
+    " (repeatable; QUERY is then optional).",
+)
 @exits_on_error
 def search(
     query: str | None,
     at: str | None,
     no_server: bool,
+    vector_files: tuple[str, ...],
     vault: Path,
     index_dir: Path | None,
     k: int,
@@ -124,8 +133,14 @@ def search(
         "until": until,
         "strategies": list(strategies) or None,
     }
+    if vector_files and batch is not None:
+        raise click.UsageError("--vector is for one query; give it without --batch")
+    vectors = read_query_vectors(vector_files)
+    if vectors:
+        common["vectors"] = vectors
     semantic = not strategies or "semantic" in strategies
-    if at is None and not no_server and (query is not None or batch is not None):
+    # A query with vectors is answered here: the server's requests carry text only.
+    if at is None and not no_server and not vectors and (query is not None or batch is not None):
         client = warm_client(vault, index_dir)
         if client is not None:
             if batch is not None:
@@ -149,14 +164,37 @@ def search(
             lambda q, n, options: engine.search(q, n, **options).to_dict(), batch, k, common, fmt, explain
         )
         return
-    if query is None:
+    if query is None and not vectors:
         fail(
             MemsearchError(
                 'no query given; usage: memsearch search "what you are looking for" [--vault VAULT]'
+                " (or --vector MODALITY=FILE)"
             )
         )
     print_response(engine.search(query, k, **common).to_dict(), fmt, explain)
     exit_now()
+
+
+def read_query_vectors(specs: tuple[str, ...]) -> dict[str, Any]:
+    """``{modality: vector}`` from ``--vector MODALITY=FILE`` options, each file checked as a
+    notebook sidecar is (:mod:`memsearch.sidecars`); a bad one fails the search, named."""
+    if not specs:  # the fast path through `memsearch serve` imports no numpy: nothing to read
+        return {}
+    from memsearch.sidecars import MODALITY_NAME, read_sidecar
+
+    out: dict[str, Any] = {}
+    for spec in specs:
+        modality, sep, file = spec.partition("=")
+        if not sep or not file or not MODALITY_NAME.fullmatch(modality):
+            raise click.UsageError(f"--vector {spec!r}: give MODALITY=FILE, e.g. --vector audio=clip.npy")
+        if modality in out:
+            raise click.UsageError(f"--vector {modality}= is given twice; give each modality once")
+        path = Path(file).expanduser()
+        got = read_sidecar(path.parent, path.name, modality)
+        if isinstance(got, str):
+            fail(MemsearchError(f"--vector {modality}={file}: {got.split(': ', 1)[-1]}"))
+        out[modality] = got.vector
+    return out
 
 
 def open_local(vault: Path, index_dir: Path | None, at: str | None = None, semantic: bool = True) -> Any:

@@ -100,12 +100,18 @@ class ForgetList:
     #: Each entity forget's hashes together (its keys, its spellings), so that ``unforget --entity``
     #: takes back one name's and leaves a spelling another forgotten name shares.
     groups: list[EntityGroup] = field(default_factory=list)
+    #: path_hash of each redacted notebook moment (``memsearch redact``): its text stays indexed,
+    #: its sidecar vectors of every modality are never read again.
+    redacted: set[str] = field(default_factory=set)
 
     def __bool__(self) -> bool:
         return bool(self.paths or self.entities)
 
     def has_path(self, rel: str) -> bool:
         return path_hash(rel) in self.paths
+
+    def is_redacted(self, rel: str) -> bool:
+        return bool(self.redacted) and path_hash(rel) in self.redacted
 
     def names_entity(self, entities: Any, aliases: dict[str, str] | None = None) -> bool:
         if not self.entities:
@@ -190,6 +196,7 @@ class ForgetList:
         for group in other.groups:
             if group not in self.groups:
                 self.groups.append(group)
+        self.redacted |= other.redacted
 
     def to_json(self, *, with_names: bool) -> bytes:
         data: dict[str, Any] = {
@@ -203,6 +210,8 @@ class ForgetList:
                 {"entities": sorted(g.entities), "phrases": sorted(g.phrases)} for g in self.groups
             ],
         }
+        if self.redacted:  # only when there is one: a list without redactions reads as it did
+            data["redacted"] = sorted(self.redacted)
         if with_names:
             data["names"] = {h: n for h, n in sorted(self.names.items()) if h in self.paths}
         return (json.dumps(data, indent=1) + "\n").encode()
@@ -241,6 +250,7 @@ def read_forget_list(path: Path) -> ForgetList:
         strings("purged"),
         {h: n for h, n in names.items() if isinstance(h, str) and isinstance(n, str)},
         groups,
+        strings("redacted"),
     )
 
 
@@ -267,7 +277,7 @@ def save_forget_list(home: Path, forget: ForgetList, vault: Path | None = None) 
         return None
     target = vault_forget_file(vault)
     try:
-        if not forget and not target.exists():
+        if not forget and not forget.redacted and not target.exists():
             return None
         atomic_write(target, forget.to_json(with_names=False))
     except OSError as exc:

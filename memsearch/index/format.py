@@ -10,6 +10,11 @@ The index repository (``<home>/repo/``, a git repository: :mod:`memsearch.index.
                                            sha256 of the exact text that was embedded
     vectors/<2 hex>/<sha1 of path>.npy     that file's vectors (float32, rows in shard order;
                                            chunks listed as gaps have no row)
+    modal/<modality>/<2 hex>/<sha1 of path>.npy
+                                           a notebook moment's sidecar vector of that modality
+                                           (float32, one row, normalised; the file's entry lists
+                                           its modalities under ``modal``, the manifest's head each
+                                           modality's dimension and fingerprint under ``modalities``)
 
 What is committed is small and diffable, so one update costs the repository what that file's
 chunks and vectors take. This module names those files and encodes and decodes them (bytes in,
@@ -39,6 +44,7 @@ MANIFEST = "manifest.json"
 FILES_SUBDIR = "files"
 SHARDS_SUBDIR = "shards"
 VECTORS_SUBDIR = "vectors"
+MODAL_SUBDIR = "modal"
 #: Settings that shape what is indexed for a chunk: recorded in the manifest, so a snapshot rebuilt
 #: from a commit is what its writer built, whatever settings the reader was given.
 SHAPE_FIELDS = ("context_neighbours", "context_weight", "context_decay", "embed_neighbours")
@@ -120,6 +126,22 @@ def shard_file(name: str) -> str:
 def vector_file(name: str) -> str:
     """The repository path of the vectors of the file whose shard is ``name``."""
     return f"{VECTORS_SUBDIR}/{name}.npy"
+
+
+def modal_file(name: str, modality: str) -> str:
+    """The repository path of the ``modality`` vector of the moment whose shard is ``name``."""
+    return f"{MODAL_SUBDIR}/{modality}/{name}.npy"
+
+
+def modal_files(entry: Mapping[str, Any]) -> dict[str, str]:
+    """``{modality: repository path}`` of the sidecar vectors a file's entry lists."""
+    return {m: modal_file(entry["shard"], m) for m in entry.get("modal", ())}
+
+
+def modal_fingerprint(modality: str, dim: int) -> str:
+    """What identifies a modality's vector space: its name and dimension (the notebook's own model
+    made the vectors, and memsearch knows no more of it than that)."""
+    return hashlib.sha256(f"sidecar:{modality}:{dim}".encode()).hexdigest()[:16]
 
 
 # -- chunks, shards and vectors ----------------------------------------------------------------

@@ -23,6 +23,7 @@ from memsearch.index.format import (
     encode_manifest_head,
     encode_vectors,
     manifest_buckets,
+    modal_files,
     shard_file,
     vector_file,
     vector_rows,
@@ -40,6 +41,7 @@ class Pruner:
         self.content_hashes: set[str] = set()  # for the signal state
         self.paths: set[str] = set()  # forgotten paths seen (for messages and the signal inbox)
         self.chunks = 0
+        self.modal_vectors = 0  # notebook sidecar vectors taken out (forgotten or redacted moments)
 
     def prune(self, files: dict[str, dict], read: Any, dim: int | None) -> tuple[dict, dict, set[str]]:
         """``(new file table, {repo path: new bytes or None to delete}, touched manifest paths)``."""
@@ -51,6 +53,12 @@ class Pruner:
             name = entry["shard"]
             shard_rel, vec_rel = shard_file(name), vector_file(name)
             whole = self.forget.has_path(path)
+            if entry.get("modal") and self.forget.is_redacted(path) and not whole:
+                # Redacted (``memsearch redact``): every sidecar vector goes, the text stays.
+                writes.update(dict.fromkeys(modal_files(entry).values()))
+                self.modal_vectors += len(entry["modal"])
+                entry = out[path] = {k: v for k, v in entry.items() if k != "modal"}
+                touched.add(path)
             if not whole and not (self.forget.entities or self.forget.phrases):
                 continue
             raw = read(shard_rel)
@@ -72,6 +80,11 @@ class Pruner:
                 continue
             touched.add(path)
             self.chunks += len(drop_ids)
+            if entry.get("modal") and (whole or entry["chunks"][0] in drop_ids):
+                # A moment's sidecar vectors hang on its chunk: they go with it.
+                writes.update(dict.fromkeys(modal_files(entry).values()))
+                self.modal_vectors += len(entry["modal"])
+                entry = {k: v for k, v in entry.items() if k != "modal"}
             if whole or not keep_ids:
                 if whole:
                     self.paths.add(path)

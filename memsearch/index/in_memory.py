@@ -41,6 +41,9 @@ class IndexData:
     #: What a reader derives from this index and keeps with it (the search's filter columns): it
     #: goes when the index does, and each reader checks that what it kept still fits.
     derived: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    #: A notebook moment's sidecar vectors, one index per modality (its own dimension), by chunk
+    #: id (the moment's chunk): docs/notebook.md.
+    modal: dict[str, VectorIndex] = field(default_factory=dict)
 
     @property
     def n_ids(self) -> int:
@@ -78,6 +81,30 @@ def remove_chunks(data: IndexData, ids: Iterable[int]) -> None:
         del data.chunks[cid]
     if data.vectors is not None and ids:
         data.vectors.remove(ids)
+    if ids:  # a moment's sidecar vectors go with its chunk
+        for index in data.modal.values():
+            index.remove(ids)
+
+
+def add_modal(data: IndexData, chunk_id: int, vectors: Mapping[str, Any]) -> None:
+    """A moment's sidecar vectors (``{modality: normalised float32 vector}``) under its chunk id; a
+    modality's index is made by its first vector (its dimension: the caller checked they agree)."""
+    for modality, vector in vectors.items():
+        index = data.modal.get(modality)
+        if index is None:
+            index = data.modal[modality] = VectorIndex(len(vector))
+        index.add([chunk_id], vector.reshape(1, -1))
+
+
+def drop_modal(data: IndexData, chunk_ids: Iterable[int], modalities: Iterable[str]) -> None:
+    """The ``modalities`` vectors of ``chunk_ids`` out of the index (an opt-out, a redaction)."""
+    ids = list(chunk_ids)
+    for modality in modalities:
+        index = data.modal.get(modality)
+        if index is not None:
+            index.remove(ids)
+            if not len(index):
+                del data.modal[modality]
 
 
 def add_file_chunks(

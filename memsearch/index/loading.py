@@ -26,11 +26,13 @@ from memsearch.index.format import (
     FILES_SUBDIR,
     FORMAT_VERSION,
     MANIFEST,
+    MODAL_SUBDIR,
     SHARDS_SUBDIR,
     VECTORS_SUBDIR,
     decode_manifest,
     decode_shard,
     decode_vectors,
+    modal_files,
     shape_of,
     shard_file,
     vector_file,
@@ -39,6 +41,7 @@ from memsearch.index.format import (
 from memsearch.index.in_memory import (
     IndexData,
     add_file_chunks,
+    add_modal,
     alias_map,
     alias_order,
     check_gaps,
@@ -160,6 +163,44 @@ def read_files(
     return out
 
 
+def read_modal(
+    repo: IndexRepo, commit: str, manifest: Mapping[str, Any], paths: Iterable[str]
+) -> dict[str, dict[str, np.ndarray]]:
+    """``{path: {modality: vector}}``: the sidecar vectors a commit holds for some of its moments
+    (those whose entry lists ``modal``); IndexCorruptError when one is missing or of another size."""
+    files = manifest["files"]
+    wanted = {p: modal_files(files[p]) for p in paths if files[p].get("modal")}
+    if not wanted:
+        return {}
+    dims = {m: int(info["dim"]) for m, info in (manifest.get("modalities") or {}).items()}
+    tree = repo.tree(commit, MODAL_SUBDIR)
+    blobs = repo.read_blobs([tree[r] for rels in wanted.values() for r in rels.values() if r in tree])
+    out: dict[str, dict[str, np.ndarray]] = {}
+    for path, rels in wanted.items():
+        got = {}
+        for modality, rel in rels.items():
+            try:
+                if rel not in tree or modality not in dims:
+                    raise ValueError("it is missing")
+                matrix = decode_vectors(blobs[tree[rel]], dims[modality])
+                if len(matrix) != 1:
+                    raise ValueError(f"it holds {len(matrix)} rows, not 1")
+            except ValueError as exc:
+                raise IndexCorruptError(
+                    f"commit {commit[:12]} of the index at {repo.home}: the {modality} vector of"
+                    f" {path} cannot be read ({exc}); run `memsearch index VAULT` to rebuild it"
+                ) from exc
+            got[modality] = matrix[0]
+        out[path] = got
+    return out
+
+
+def _add_modal(data: IndexData, entry: Mapping[str, Any], vectors: Mapping[str, np.ndarray]) -> None:
+    """A moment's sidecar vectors, as read from a commit, under its chunk (its first and only one)."""
+    if vectors and entry["chunks"]:
+        add_modal(data, entry["chunks"][0], vectors)
+
+
 def build_from_commit(repo: IndexRepo, commit: str, base: IndexData | None = None) -> IndexData:
     """The index as ``commit`` has it: ``base`` (another commit's) plus the files that differ,
     else every shard. Raises IndexCorruptError (BadShards naming the files) when a shard is bad."""
@@ -180,8 +221,10 @@ def build_from_commit(repo: IndexRepo, commit: str, base: IndexData | None = Non
     for path in alias_order(files):  # every alias before any chunk, in scan order, as a full scan
         data.graph.add_aliases(files[path]["aliases"])
     order = sorted(files, key=lambda p: min(files[p]["chunks"], default=-1))
+    modal = read_modal(repo, commit, manifest, files)
     for path in order:
         _add_file(data, files[path], *read[path], shape)
+        _add_modal(data, files[path], modal.get(path, {}))
     check_gaps(data, manifest)
     return data
 
@@ -202,7 +245,12 @@ def _compatible(old: Mapping[str, Any], new: Mapping[str, Any]) -> bool:
     same_embedder = (old.get("embedder") or {}).get("fingerprint") == (new.get("embedder") or {}).get(
         "fingerprint"
     )
-    return same_embedder and all(old.get(k) == new.get(k) for k in keys)
+    # A modality whose dimension changed cannot take the new commit's rows into the old index.
+    old_modal, new_modal = old.get("modalities") or {}, new.get("modalities") or {}
+    same_modal = all(
+        old_modal[m].get("dim") == new_modal[m].get("dim") for m in set(old_modal) & set(new_modal)
+    )
+    return same_embedder and same_modal and all(old.get(k) == new.get(k) for k in keys)
 
 
 def _apply_delta(
@@ -222,12 +270,14 @@ def _apply_delta(
             touched.add(path)
     data = base
     read = read_files(repo, commit, manifest, sorted(p for p in touched if p in new_files))
+    modal = read_modal(repo, commit, manifest, read)
     for path in sorted(touched):
         if path in old_files:
             remove_chunks(data, old_files[path]["chunks"])
     aliases_changed = alias_map(old_files) != alias_map(new_files)
     for path in sorted(read, key=lambda p: min(new_files[p]["chunks"], default=-1)):
         _add_file(data, new_files[path], *read[path], shape)
+        _add_modal(data, new_files[path], modal.get(path, {}))
     if aliases_changed:
         rebuild_graph(data, new_files)
     data.manifest, data.commit = manifest, commit

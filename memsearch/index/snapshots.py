@@ -2,7 +2,8 @@
 
     <home>/cache/snapshots/<repo>/<commit>/   everything a search loads, derived from one commit:
         manifest.json, chunks.jsonl, keyword.npz, graph.json, vector_ids.npy, vectors.npy,
-        hnsw.bin + hnsw.key, and meta.json (written last: its presence marks a whole snapshot)
+        hnsw.bin + hnsw.key, each notebook modality's as modal.<modality>.vectors.npy (...),
+        and meta.json (written last: its presence marks a whole snapshot)
 
 Everything derived (BM25 postings, the graph table, the HNSW graph) is a cache keyed by the commit:
 a snapshot is written to a staging folder and renamed into place whole; missing or unreadable, it is
@@ -77,6 +78,8 @@ def save_snapshot(home: Path, data: IndexData) -> Path:
         data.graph.save(staging / "graph.json")
         if data.vectors is not None:
             data.vectors.save(staging)
+        for modality, index in sorted(data.modal.items()):  # files beside the text vectors'
+            index.save(staging, modal_prefix(modality))
         # ASCII with escapes, as the committed head (index/format.py): a name may hold a surrogate.
         (staging / MANIFEST).write_text(json.dumps(data.manifest, sort_keys=True), encoding="ascii")
         crashpoint("snapshot-files")
@@ -142,11 +145,23 @@ def load_snapshot(folder: Path, commit: str | None = None) -> IndexData:
         vectors = VectorIndex.load(folder, int(dim))
         if len(vectors) and not np.isfinite(vectors.by_id[next(iter(vectors.by_id))]).all():
             raise ValueError(f"snapshot {folder} holds invalid vectors")
+    modal: dict[str, VectorIndex] = {}
+    for modality, info in (manifest.get("modalities") or {}).items():
+        if (folder / f"{modal_prefix(modality)}vectors.npy").exists():
+            index = VectorIndex.load(folder, int(info["dim"]), modal_prefix(modality))
+            if len(index):
+                modal[modality] = index
     if set(keyword_ids(keyword, chunks)) != set(chunks):
         raise ValueError(f"snapshot {folder}: the keyword index and the chunk table disagree")
     data = IndexData(chunks, keyword, graph, time_index, vectors, manifest, meta.get("commit"), 0)
+    data.modal = modal
     check_gaps(data, manifest)
     return data
+
+
+def modal_prefix(modality: str) -> str:
+    """How a snapshot's files of one modality's vectors begin (``modal.audio.vectors.npy``)."""
+    return f"modal.{modality}."
 
 
 def keyword_ids(keyword: KeywordIndex, chunks: Mapping[int, Chunk]) -> list[int]:

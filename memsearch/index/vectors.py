@@ -315,27 +315,29 @@ class VectorIndex:
         return [Hit(int(ids[i]), float(scores[i])) for i in order]
 
     # -- persistence -----------------------------------------------------------------------
-    def save(self, folder: Path) -> None:
+    def save(self, folder: Path, prefix: str = "") -> None:
+        """Write the vectors (and the graph, if one is needed) in ``folder``; ``prefix`` begins each
+        file's name (a notebook modality's index beside the text vectors: ``modal.audio.``)."""
         ids, matrix = self._live_matrix()
         order = np.argsort(ids, kind="stable")
         ids = ids[order]
         matrix = np.ascontiguousarray(matrix[order], dtype=np.float32)
-        np.save(folder / "vector_ids.npy", ids)
-        np.save(folder / "vectors.npy", matrix if len(ids) else np.zeros((0, self.dim), np.float32))
+        np.save(folder / f"{prefix}vector_ids.npy", ids)
+        np.save(folder / f"{prefix}vectors.npy", matrix if len(ids) else np.zeros((0, self.dim), np.float32))
         if not self.needs_graph():
             return
         self.ready()
         # As bytes: hnswlib takes the path as UTF-8 text, which a folder name that is not UTF-8
         # (a surrogate escape in Python) cannot be.
-        self._hnsw.save_index(os.fsencode(folder / "hnsw.bin"))
-        (folder / "hnsw.key").write_text(_fingerprint(ids, matrix))
+        self._hnsw.save_index(os.fsencode(folder / f"{prefix}hnsw.bin"))
+        (folder / f"{prefix}hnsw.key").write_text(_fingerprint(ids, matrix))
 
     @classmethod
-    def load(cls, folder: Path, dim: int) -> VectorIndex:
+    def load(cls, folder: Path, dim: int, prefix: str = "") -> VectorIndex:
         index = cls(dim)
-        ids = np.load(folder / "vector_ids.npy")
+        ids = np.load(folder / f"{prefix}vector_ids.npy")
         # Read-only and mapped: the HNSW graph answers queries; these pages load only when read.
-        matrix = np.load(folder / "vectors.npy", mmap_mode="r")
+        matrix = np.load(folder / f"{prefix}vectors.npy", mmap_mode="r")
         if len(ids) and matrix.shape != (len(ids), dim):
             raise ValueError(f"vectors.npy has shape {matrix.shape}, expected ({len(ids)}, {dim})")
         if matrix.dtype != np.float32:
@@ -350,7 +352,7 @@ class VectorIndex:
         index._row_of[ids] = np.arange(n)
         if n and len(np.unique(ids)) != n:
             raise ValueError("vector_ids.npy repeats a chunk id")
-        key_file, graph_file = folder / "hnsw.key", folder / "hnsw.bin"
+        key_file, graph_file = folder / f"{prefix}hnsw.key", folder / f"{prefix}hnsw.bin"
         if graph_file.exists() and key_file.exists() and key_file.read_text() == _fingerprint(ids, matrix):
             import hnswlib
 

@@ -19,6 +19,8 @@ from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
 
+import numpy as np
+
 from memsearch.chunkers import chunk_file
 from memsearch.config import Settings
 from memsearch.errors import UnreadableMemoryError
@@ -41,7 +43,15 @@ from memsearch.scan import (
     read_file,
     walk_memories,
 )
-from memsearch.sidecars import DEFAULT_MODALITIES, fold_hash, read_moment_sidecars, sidecars_digest
+from memsearch.sidecars import (
+    DEFAULT_MODALITIES,
+    dimension_reason,
+    fold_hash,
+    majority_dimensions,
+    read_moment_sidecars,
+    sidecars_digest,
+    unit,
+)
 
 
 def embed_text(chunks: list[Chunk], i: int, settings: Settings) -> str:
@@ -213,20 +223,62 @@ def read_memory(
     return got
 
 
+#: A moment's sidecar vectors as the index keeps them: ``{modality: unit float32 vector}``.
+MomentVectors = dict[str, np.ndarray]
+
+
+def moment_vectors(
+    vault: Path,
+    parsed: ParsedFile,
+    modalities: tuple[str, ...],
+    dimensions: dict[str, int],
+    forget: ForgetList,
+) -> tuple[ParsedFile, MomentVectors]:
+    """A moment's usable sidecar vectors (scaled to length 1), and ``parsed`` with a warning for
+    each sidecar that cannot be used (the moment's text is indexed all the same). ``dimensions``:
+    the modalities whose dimension is recorded (the index's); the others are settled by
+    :func:`settle_dimensions` once the run has read them all. A redacted moment's sidecars are
+    never read (``memsearch redact``)."""
+    if not is_moment(vault, parsed.path) or forget.is_redacted(parsed.path):
+        return parsed, {}
+    good, reasons = read_moment_sidecars(vault, parsed.path, modalities, dimensions)
+    vectors = {sidecar.modality: unit(sidecar.vector) for sidecar in good}
+    if not reasons:
+        return parsed, vectors
+    return dataclasses.replace(parsed, warnings=(*parsed.warnings, *reasons)), vectors
+
+
+def settle_dimensions(
+    items: list[tuple[ParsedFile, MomentVectors]], dimensions: dict[str, int]
+) -> list[tuple[ParsedFile, MomentVectors]]:
+    """The run's moments with each modality's vectors of one dimension: the recorded one, else the
+    one most of the run's vectors have; a vector of another is left out, and named in its file's
+    warnings. ``dimensions`` takes the dimensions settled."""
+    sizes: dict[str, list[int]] = {}
+    for _, vectors in items:
+        for modality, vector in vectors.items():
+            if modality not in dimensions:
+                sizes.setdefault(modality, []).append(vector.size)
+    dimensions.update(majority_dimensions(sizes))
+    out = []
+    for parsed, vectors in items:
+        odd = {m: v for m, v in vectors.items() if v.size != dimensions[m]}
+        if odd:
+            stem = parsed.path.rsplit(".", 1)[0]
+            reasons = [dimension_reason(f"{stem}.{m}.npy", m, v.size, dimensions[m]) for m, v in odd.items()]
+            parsed = dataclasses.replace(parsed, warnings=(*parsed.warnings, *reasons))
+            vectors = {m: v for m, v in vectors.items() if m not in odd}
+        out.append((parsed, vectors))
+    return out
+
+
 def with_sidecar_warnings(
     vault: Path, parsed: ParsedFile, modalities: tuple[str, ...], dimensions: dict[str, int]
 ) -> ParsedFile:
-    """``parsed`` with a warning for each sidecar of its moment that cannot be used (the moment's
-    text is indexed all the same); ``dimensions``: each modality's dimension so far, which the first
-    good vector of a modality records, so the sidecars of one modality must agree."""
-    if not is_moment(vault, parsed.path):
-        return parsed
-    good, reasons = read_moment_sidecars(vault, parsed.path, modalities, dimensions)
-    for sidecar in good:
-        dimensions.setdefault(sidecar.modality, sidecar.vector.size)
-    if not reasons:
-        return parsed
-    return dataclasses.replace(parsed, warnings=(*parsed.warnings, *reasons))
+    """``parsed`` with a warning for each sidecar of its moment that cannot be used (the vectors
+    themselves: :func:`moment_vectors`)."""
+    parsed, vectors = moment_vectors(vault, parsed, modalities, dimensions, ForgetList())
+    return settle_dimensions([(parsed, vectors)], dimensions)[0][0]
 
 
 def is_moment(vault: Path, rel: str) -> bool:
@@ -248,11 +300,15 @@ class Prepared:
     file: VaultFile
     parsed: ParsedFile
     chunks: list[Chunk]
+    vectors: MomentVectors = dataclasses.field(default_factory=dict)  # a moment's sidecar vectors
 
 
-def prepare_file(vault: Path, rel: str, settings: Settings, forget: ForgetList) -> Prepared | Skipped:
+def prepare_file(
+    vault: Path, rel: str, settings: Settings, forget: ForgetList, dimensions: dict[str, int] | None = None
+) -> Prepared | Skipped:
     """``rel`` read, chunked, timestamped (its last commit, else its mtime) and without what was
-    forgotten, as a full index run would index it; or why it is not indexed."""
+    forgotten, as a full index run would index it; or why it is not indexed. ``dimensions``: each
+    modality's dimension in the index (a sidecar of another is named and left out)."""
     full = vault / rel
     if not (full.is_file() or full.is_symlink()):
         return Skipped(rel, "the file is gone")
@@ -267,8 +323,11 @@ def prepare_file(vault: Path, rel: str, settings: Settings, forget: ForgetList) 
         return Skipped(rel, f"could not be chunked ({type(exc).__name__}: {exc})")
     times = git_commit_times(vault, [rel]) if not all(c.timestamp for c in parsed.chunks) else {}
     chunks, _ = stamp_chunks(parsed.chunks, fallback(got, times))
-    parsed = with_sidecar_warnings(vault, parsed, settings.modalities, {})
-    return Prepared(got, parsed, drop_forgotten(chunks, forget))
+    dims = dict(dimensions or {})
+    parsed, vectors = moment_vectors(vault, parsed, settings.modalities, dims, forget)
+    parsed, vectors = settle_dimensions([(parsed, vectors)], dims)[0]
+    kept = drop_forgotten(chunks, forget)
+    return Prepared(got, parsed, kept, vectors if kept else {})
 
 
 def scan_vault(

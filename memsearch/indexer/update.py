@@ -29,11 +29,15 @@ from memsearch.index.format import (
     FILES_SUBDIR,
     FORMAT_VERSION,
     MANIFEST,
+    MODAL_SUBDIR,
     SHAPE_FIELDS,
     embed_sha,
     encode_manifest_head,
     encode_shard,
     encode_vectors,
+    modal_file,
+    modal_files,
+    modal_fingerprint,
     shape_of,
     shard_file,
     shard_name,
@@ -45,12 +49,14 @@ from memsearch.index.vectors import VectorIndex
 from memsearch.index.versioning import crashpoint
 from memsearch.index.worktree import put, put_buckets
 from memsearch.indexer.prepare import (
+    MomentVectors,
     chunk_files,
     drop_forgotten,
     embed_text,
     fallback,
+    moment_vectors,
     scan_vault,
-    with_sidecar_warnings,
+    settle_dimensions,
 )
 from memsearch.indexer.report import IndexReport, Progress
 from memsearch.indexer.vectors import VectorWork, chunk_ids, embed_texts, ids_of, language_advice
@@ -69,6 +75,12 @@ from memsearch.scan import (
     git_commit_times,
     walk_order,
 )
+
+
+def recorded_dimensions(manifest: dict, modalities: tuple[str, ...]) -> dict[str, int]:
+    """Each modality's dimension as the index records it (those still read)."""
+    recorded = manifest.get("modalities") or {}
+    return {m: int(recorded[m]["dim"]) for m in modalities if m in recorded}
 
 
 @dataclass
@@ -92,6 +104,7 @@ class _FileWork:
     stamp: list[str] | None  # [source, iso] of the fallback timestamp its chunks took, if any
     ids: list[int] = field(default_factory=list)
     terms: list[PackedTerms] | None = None  # each chunk's keyword terms, if made with the chunks
+    vectors: MomentVectors = field(default_factory=dict)  # a moment's sidecar vectors, by modality
 
 
 class Update:
@@ -215,20 +228,25 @@ class Update:
         ordered = [files[p] for p in sorted(todo, key=walk_order)]
         fallbacks = [fallback(vf, commit_times) for vf in ordered]
         chunked = chunk_files(ordered, self.settings, fallbacks)
-        dimensions: dict[str, int] = {}  # each modality's vector size, set by its first good sidecar
+        # Each modality's vector size: the index's where it holds vectors of it (an incremental run),
+        # else what most of this run's sidecars of it have (settle_dimensions).
+        dimensions = {} if self.full else recorded_dimensions(old_manifest, self.settings.modalities)
         for n, (vf, got) in enumerate(zip(ordered, chunked, strict=True), 1):
             path = vf.path
             if isinstance(got, str):  # one file must never stop the vault: name it and go on
                 skipped[path] = got
                 continue
             pf, terms, stamp = got
-            pf = with_sidecar_warnings(self.vault, pf, self.settings.modalities, dimensions)
+            pf, vectors = moment_vectors(self.vault, pf, self.settings.modalities, dimensions, self.forget)
             chunks = list(pf.chunks)
             kept = drop_forgotten(chunks, self.forget)  # naming a forgotten entity: never indexed again
             if len(kept) != len(chunks):
                 chunks, terms = kept, None  # neighbours changed: terms again from what is kept
-            work[path] = _FileWork(path, vf.sha256, pf, chunks, stamp, terms=terms)
+            work[path] = _FileWork(path, vf.sha256, pf, chunks, stamp, terms=terms, vectors=vectors)
             self.notify("chunk", n, len(todo))
+        settled = settle_dimensions([(item.parsed, item.vectors) for item in work.values()], dimensions)
+        for item, (pf, vectors) in zip(work.values(), settled, strict=True):
+            item.parsed, item.vectors = pf, (vectors if item.chunks else {})
         for path in list(skipped):
             if path in old_files and path not in gone:
                 gone.append(path)
@@ -266,7 +284,26 @@ class Update:
                 entry["stamp"] = item.stamp
             if item.parsed.warnings:
                 entry["warnings"] = list(item.parsed.warnings)
+            if item.vectors:
+                entry["modal"] = sorted(item.vectors)
             new_files[path] = entry
+        # A modality opted out since, or a moment redacted since (``memsearch redact``), loses its
+        # stored vectors now, even where the moment's file is unchanged.
+        modal_dropped: dict[str, list[str]] = {}
+        for path, entry in new_files.items():
+            if path in work or not entry.get("modal"):
+                continue
+            off = [
+                m
+                for m in entry["modal"]
+                if m not in self.settings.modalities or self.forget.is_redacted(path)
+            ]
+            if off:
+                modal_dropped[path] = off
+                kept_modal = [m for m in entry["modal"] if m not in off]
+                new_files[path] = {k: v for k, v in entry.items() if k != "modal"}
+                if kept_modal:
+                    new_files[path]["modal"] = kept_modal
         restamp_work: dict[str, list[Chunk]] = {}
         for path in restamped:
             stamp = fallback(files[path], commit_times)
@@ -312,6 +349,12 @@ class Update:
                 in_memory.restamp_chunks(self.data, new_files[path]["chunks"], chunks)
             if rebuild_graph:
                 in_memory.rebuild_graph(self.data, new_files)
+            # A moment's sidecar vectors under its chunk (a live preview's already are: the same rows).
+            for path in sorted(work, key=walk_order):
+                if work[path].vectors:
+                    in_memory.add_modal(self.data, work[path].ids[0], work[path].vectors)
+            for path, off in modal_dropped.items():
+                in_memory.drop_modal(self.data, new_files[path]["chunks"], off)
         timings["keyword_graph_time"] = time.perf_counter() - t
 
         # 4. vectors: from the cache where the text was embedded before, else from the embedder
@@ -356,11 +399,14 @@ class Update:
                 self.forget.names_fingerprint() if only is None else old_manifest.get("forgotten_names", "")
             ),
         }
+        modalities = self._modalities(new_files, old_manifest)
+        if modalities:  # only where there are any: an index without sidecars keeps its head as it was
+            manifest["modalities"] = modalities
         if not vec.ran and all_gaps:
             manifest["embedder_error"] = old_manifest.get("embedder_error")
         if not vec.ran:
             manifest["embedder_note"] = old_manifest.get("embedder_note") if not self.full else vec.note
-        commit = self._write(manifest, work, gone, restamped, vec, added, changed)
+        commit = self._write(manifest, work, gone, restamped, vec, added, changed, set(modal_dropped))
         timings["save"] = time.perf_counter() - t
         if self.loaded or commit:
             self.data.manifest = manifest if commit else (self.base.manifest or manifest)
@@ -400,6 +446,17 @@ class Update:
             filled=vec.filled,
             notes=tuple(self.base.notes) + ((advice,) if advice else ()),
         )
+
+    def _modalities(self, files: dict[str, dict], old: dict) -> dict[str, dict]:
+        """The manifest's ``modalities``: each modality some moment has a vector of, with its
+        dimension and fingerprint (from the index in memory, else as the last commit recorded it)."""
+        used = sorted({m for entry in files.values() for m in entry.get("modal", ())})
+        out = {}
+        for modality in used:
+            held = self.data.modal.get(modality) if self.loaded else None
+            dim = held.dim if held is not None else int(old["modalities"][modality]["dim"])
+            out[modality] = {"dim": dim, "fingerprint": modal_fingerprint(modality, dim)}
+        return out
 
     def _shape(self) -> Settings:
         return shape_of(self.base.manifest or {})
@@ -515,13 +572,14 @@ class Update:
         vec: VectorWork,
         added: list[str],
         changed: list[str],
+        modal_dropped: set[str],
     ) -> str | None:
         repo = self.base.repo
         root = repo.path
         old = self.base.manifest
         staged: list[str] = []
         if self.full:  # everything is written again: nothing of an unreadable commit stays behind
-            for sub in ("shards", "vectors", FILES_SUBDIR):
+            for sub in ("shards", "vectors", MODAL_SUBDIR, FILES_SUBDIR):
                 if (root / sub).exists():
                     shutil.rmtree(root / sub)
                     staged.append(sub)
@@ -529,7 +587,11 @@ class Update:
             entry = self.old_files.get(path)
             if entry is None or self.full:
                 continue
-            for rel in (shard_file(entry["shard"]), vector_file(entry["shard"])):
+            for rel in (
+                shard_file(entry["shard"]),
+                vector_file(entry["shard"]),
+                *modal_files(entry).values(),
+            ):
                 target = root / rel
                 if target.exists():
                     target.unlink()
@@ -555,9 +617,11 @@ class Update:
             if rel:
                 staged.append(rel)
             crashpoint("vectors")
+        for path in sorted(set(work) | modal_dropped, key=walk_order):
+            staged += self._put_modal(root, files[path], self.old_files.get(path, {}))
         if old is not None and same_index(old, manifest) and not staged:
             return None
-        touched = None if self.full else set(work) | set(gone) | set(restamped) | vector_paths
+        touched = None if self.full else set(work) | set(gone) | set(restamped) | vector_paths | modal_dropped
         staged += put_buckets(root, manifest, touched)
         crashpoint("buckets")
         staged.append(put(root, MANIFEST, encode_manifest_head(manifest)))
@@ -570,7 +634,7 @@ class Update:
             return None
         self.data.commit = commit
         self.data.manifest = manifest
-        changed_files = len(set(work) | set(gone) | set(restamped) | vector_paths)
+        changed_files = len(set(work) | set(gone) | set(restamped) | vector_paths | modal_dropped)
         unsaved = None if self.full else self.data.unsaved_files
         self.data.unsaved_files = None if unsaved is None else unsaved + changed_files
         if self.snapshot and snapshots.snapshot_due(self.data):
@@ -583,6 +647,20 @@ class Update:
         if legacy.is_dir() and (legacy / MANIFEST).exists():
             shutil.rmtree(legacy, ignore_errors=True)
         return commit
+
+    def _put_modal(self, root: Path, entry: dict, old_entry: dict) -> list[str]:
+        """Write a moment's sidecar vectors (one file a modality) and delete those it no longer
+        has; the paths to stage."""
+        staged = []
+        for modality in sorted(set(old_entry.get("modal", ())) - set(entry.get("modal", ()))):
+            target = root / modal_file(entry["shard"], modality)
+            if target.exists():
+                target.unlink()
+                staged.append(modal_file(entry["shard"], modality))
+        for modality in entry.get("modal", ()):
+            row = self.data.modal[modality].by_id[entry["chunks"][0]]
+            staged.append(put(root, modal_file(entry["shard"], modality), encode_vectors(row.reshape(1, -1))))
+        return staged
 
     def _put_vectors(self, root: Path, name: str, entry: dict) -> str | None:
         """Write (or delete) one file's vectors; the path to stage, None if nothing was there."""

@@ -1,0 +1,93 @@
+"""``memsearch redact MOMENT_ID``: a notebook moment's sidecar vectors out of the index, its text kept.
+
+The notebook promises that a moment's audio and image (every non-text modality) can be taken back
+while what it says stays searchable. One commit removes the moment's vectors of every modality
+(``modal/<modality>/...`` in the index repository, :mod:`memsearch.index.format`); the redacted
+list (in the forget list, :mod:`memsearch.index.forget_list`: a sha256 of the moment file's path,
+never the path) keeps its sidecars unread by every later run while they stay in the vault; with
+``purge_history`` every older commit is rewritten without them, as ``memsearch forget`` does
+(:func:`memsearch.purge.forget_everywhere`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path, PurePosixPath
+
+from memsearch.errors import IndexMissingError, MemsearchError
+from memsearch.index import loading
+from memsearch.index.forget_list import ForgetList, load_forget_list, path_hash, save_forget_list
+from memsearch.index.versioning import IndexRepo, crashpoint
+from memsearch.indexer import open_for_write
+from memsearch.indexer.prepare import is_moment
+from memsearch.lock import DEFAULT_LOCK_TIMEOUT, index_lock
+from memsearch.paths import default_home
+from memsearch.purge import ForgetReport, forget_everywhere, mark_pending, signal_inbox
+from memsearch.retrieval import push
+from memsearch.scan import check_vault
+
+
+class NoSuchMomentError(MemsearchError):
+    """A moment id to redact names no indexed notebook moment."""
+
+
+def moment_paths(vault: Path, files: dict[str, dict], moment_id: str) -> list[str]:
+    """The indexed moment files of ``moment_id`` (a moment's file is named by its id)."""
+    return sorted(p for p in files if PurePosixPath(p).stem == moment_id and is_moment(vault, p))
+
+
+def redact(
+    vault: str | Path,
+    moment_ids: list[str] | tuple[str, ...],
+    *,
+    index_home: str | Path | None = None,
+    purge_history: bool = False,
+    lock_timeout: float | None = DEFAULT_LOCK_TIMEOUT,
+) -> ForgetReport:
+    """Take the sidecar vectors of every modality of the moments ``moment_ids`` out of the index
+    (their text stays), and keep them out of every later run; ``purge_history``: out of every
+    older commit too. NoSuchMomentError (nothing changed) when an id names no indexed moment."""
+    vault = check_vault(Path(vault))
+    home = Path(index_home) if index_home else default_home(vault)
+    if not moment_ids:
+        raise MemsearchError("nothing to redact: name the moment (MOMENT_ID...)")
+    if not IndexRepo(home).exists():
+        raise IndexMissingError(f"no index at {home}; run `memsearch index VAULT` first")
+    with index_lock(home, timeout=lock_timeout, what="memsearch redact"):
+        base = open_for_write(home)  # finishes a purge a killed run left half done, too
+        repo, manifest = base.repo, base.manifest
+        if manifest is None or repo.head() is None:
+            raise IndexMissingError(f"no index at {home} yet; run `memsearch index VAULT` first")
+        found: list[str] = []
+        for moment_id in moment_ids:
+            hit = moment_paths(vault, manifest["files"], moment_id)
+            if not hit:
+                raise NoSuchMomentError(
+                    f"no indexed notebook moment has the id {moment_id!r} (`memsearch search` finds"
+                    " moments; a moment's file is sessions/<session>/moments/<id>.yaml). Nothing was changed"
+                )
+            found += hit
+        forget = load_forget_list(home, vault)
+        now = ForgetList(redacted={path_hash(p) for p in found})
+        forget.merge(now)
+        crashpoint("redact-list-unsaved")
+        warning = save_forget_list(home, forget, vault)
+        inbox = signal_inbox(vault, home)
+        if purge_history:
+            mark_pending(home, inbox)
+
+        def message(_chunks: int) -> str:
+            body = "".join(f"  moment path sha256 {path_hash(p)[:16]}\n" for p in found)
+            purged = ", history purged" if purge_history else ""
+            return f"redact {len(found)} moment(s): their sidecar vectors of every modality{purged}\n\n{body}"
+
+        report = forget_everywhere(
+            home, repo, manifest, forget, purge=purge_history, message=message, inbox=inbox, vault=vault
+        )
+        report.files = found
+        if warning:
+            report.warnings.append(warning)
+        head = repo.head()
+        behind = push(home, lambda: loading.load_commit(home, head), head, compact=True) if head else None
+        if behind:
+            report.warnings.append(f"{behind}; the next `memsearch index` brings the backend in line")
+        return report
