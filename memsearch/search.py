@@ -336,7 +336,8 @@ def search_index(
         timings["graph"] = _ms(t)
     for modality, vector in (vectors or {}).items():
         t = time.perf_counter()
-        lists[MODAL_LIST + modality] = index.modal[modality].search(vector, top_n, allowed)
+        modal = index.modal[modality]
+        lists[MODAL_LIST + modality] = modal.search(vector, top_n, allowed, tie_key=vault_order)
         ran.append(MODAL_LIST + modality)
         timings[MODAL_LIST + modality] = _ms(t)
     event = asks_for_event(parsed.text)
