@@ -7,8 +7,8 @@ line is the link's anchor text, the linking note's description of the note it po
 anchor text finds what a page's own words do not (Craswell, Hawking & Robertson, SIGIR 2001).
 
 The walk starts where the text lists found the query's words or meaning: the passages they rank
-first. Each of their lines that links a note is an anchor, read with its passage's header (the
-linking note's title and heading: "Sprout flow sensor"). The linked note is known by its file name,
+first. Each of their paragraphs (or list items) that links a note is an anchor, read with its
+passage's header (the linking note's title and heading: "Sprout flow sensor"). The linked note is known by its file name,
 as a wikilink or a markdown link names it (every passage of a note carries that entity); of its
 passages, the one the query's words match best (else its first) is the one the link reaches.
 
@@ -33,8 +33,6 @@ from memsearch.tokenize import tokenize
 #: A line that opens a block of its own: a heading, a list item, a quote.
 _BLOCK_START = re.compile(r"^\s*(?:#{1,6}\s|[-*+]\s|\d{1,3}[.)]\s|>)")
 
-#: Where a sentence ends inside a block (the anchor is the sentence that holds the link).
-_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+(?=[^a-z])")
 _HEADING = re.compile(r"^\s*#{1,6}\s")
 
 #: Passages of each text list whose links are followed: the head of the list, where the query's
@@ -73,17 +71,17 @@ def follow_links(
             continue
         header = set(tokenize(chunk.header))
         for offset, block in _blocks(chunk.text):
-            if not any("[[" in line or "](" in line for line in block):
+            text = " ".join(line.strip() for line in block)
+            names = linked_notes(text)
+            if not names:
                 continue
-            for sentence in _SENTENCE_END.split(" ".join(line.strip() for line in block)):
-                names = linked_notes(sentence)
-                if not names:
-                    continue
-                words = frozenset(header.union(tokenize(sentence)) & weights.keys())
-                first = next((i for i, text in enumerate(block) if set(linked_notes(text)) & set(names)), 0)
-                for name in names:
-                    if words and (key := normalize_entity(name)):
-                        anchors.append((key, words, chunk.path, chunk.start_line + offset + first))
+            words = frozenset(header.union(tokenize(text)) & weights.keys())
+            if not words:
+                continue
+            for name in dict.fromkeys(names):
+                if key := normalize_entity(name):
+                    line = next((i for i, row in enumerate(block) if name in linked_notes(row)), 0)
+                    anchors.append((key, words, chunk.path, chunk.start_line + offset + line))
     if not anchors:
         return {}
     reached = _passages(index, {(key, path) for key, _, path, _ in anchors}, query_weights, allowed)
@@ -109,8 +107,8 @@ def follow_links(
 
 def _blocks(text: str) -> list[tuple[int, list[str]]]:
     """The text's paragraphs, list items and headings, each as (offset of its first line, its
-    lines): a link's anchor is the sentence around it, which a hard-wrapped paragraph spreads over
-    lines."""
+    lines): a link's anchor is the paragraph (or item) around it, which hard-wrapped prose spreads
+    over lines."""
     blocks: list[tuple[int, list[str]]] = []
     after_heading = False
     for offset, line in enumerate(text.splitlines()):

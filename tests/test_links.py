@@ -65,8 +65,8 @@ def test_an_anchor_counts_for_what_the_note_does_not_say_itself(index):
     assert _chunk_of(index, "reference/ema-filter.md") not in found
 
 
-def test_an_anchor_is_the_sentence_a_wrapped_paragraph_spreads_over_lines(index):
-    """The link sits alone on its line; the sentence that describes it begins two lines above."""
+def test_an_anchor_is_the_paragraph_hard_wrapped_prose_spreads_over_lines(index):
+    """The link sits alone on its line; the words that describe it begin two lines above."""
     weights = term_weights("why did we move to the sensor")
     found = follow_links(index, weights, [_chunk_of(index, "reference/watering.md")])
     sensor = _chunk_of(index, "reference/sprout-flow-sensor.md")
