@@ -8,9 +8,10 @@ anchor text finds what a page's own words do not (Craswell, Hawking & Robertson,
 
 The walk starts where the text lists found the query's words or meaning: the passages they rank
 first. Each of their paragraphs (or list items) that links a note is an anchor, read with its
-passage's header (the linking note's title and heading: "Sprout flow sensor"). The linked note is known by its file name,
-as a wikilink or a markdown link names it (every passage of a note carries that entity); of its
-passages, the one the query's words match best (else its first) is the one the link reaches.
+passage's header (the linking note's title and heading: "Sprout flow sensor"). The linked note is
+known by its file name, as a wikilink or a markdown link names it (every passage of a note carries
+that entity); of its passages, the one the query's words match best (else its first) is the one the
+link reaches.
 
 An anchor counts for what it adds: the share of the query's informative weight (each term's weight
 times its idf) in words of the anchor that the reached passage itself does not hold. A link whose
@@ -26,6 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from memsearch.entities import linked_notes, normalize_entity
+from memsearch.fences import unfenced_lines
 from memsearch.index.in_memory import IndexData
 from memsearch.models import Hit
 from memsearch.tokenize import tokenize
@@ -108,10 +110,10 @@ def follow_links(
 def _blocks(text: str) -> list[tuple[int, list[str]]]:
     """The text's paragraphs, list items and headings, each as (offset of its first line, its
     lines): a link's anchor is the paragraph (or item) around it, which hard-wrapped prose spreads
-    over lines."""
+    over lines. Fenced code is no prose: its lines are blank here."""
     blocks: list[tuple[int, list[str]]] = []
     after_heading = False
-    for offset, line in enumerate(text.splitlines()):
+    for offset, line in enumerate(unfenced_lines(text)):
         starts_block = not line.strip() or after_heading or _BLOCK_START.match(line) is not None
         if not blocks or starts_block or not blocks[-1][1]:
             blocks.append((offset, []))

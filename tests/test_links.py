@@ -24,6 +24,10 @@ NOTES = {
         "the season. Why we moved to the sensor from a timer is in\n[[sprout-flow-sensor]]\n"
     ),
     "journal/2025-03-02.md": "# 2025-03-02\n\nCleaned the filter of the kitchen tap.\n",
+    "reference/wiki-syntax.md": (
+        "# Wiki syntax\n\nHow a wikilink is written:\n\n```\nexample:\n\n"
+        "the lag of the moving average: [[ema-filter]]\n```\n"
+    ),
 }
 
 
@@ -71,6 +75,11 @@ def test_an_anchor_is_the_paragraph_hard_wrapped_prose_spreads_over_lines(index)
     found = follow_links(index, weights, [_chunk_of(index, "reference/watering.md")])
     sensor = _chunk_of(index, "reference/sprout-flow-sensor.md")
     assert sensor in found and found[sensor].line == 5  # the link's own line
+
+
+def test_a_link_inside_fenced_code_is_no_anchor(index):
+    weights = term_weights("the lag of the moving average")
+    assert follow_links(index, weights, [_chunk_of(index, "reference/wiki-syntax.md")]) == {}
 
 
 def test_links_to_nothing_indexed_and_to_the_file_itself_reach_nothing(index):
