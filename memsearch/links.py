@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -36,6 +37,9 @@ from memsearch.tokenize import tokenize
 _BLOCK_START = re.compile(r"^\s*(?:#{1,6}\s|[-*+]\s|\d{1,3}[.)]\s|>)")
 
 _HEADING = re.compile(r"^\s*#{1,6}\s")
+
+#: Names whose notes' passages are kept between queries (cleared when the index changes).
+MAX_KEPT_NAMES = 4096
 
 #: Passages of each text list whose links are followed: the head of the list, where the query's
 #: evidence is (deeper, an anchor would be a stranger's description).
@@ -138,18 +142,14 @@ def _passages(
     words match best, else its first; absent when no indexed note other than the linking file has
     that name (or the filters leave none of it)."""
     candidates: dict[tuple[str, str], list[int]] = {}
-    names: dict[str, str] = {}  # path -> its file name as a graph key
+    notes = _NotePassages.of(index)
     for key, linking_path in links:
-        ids = []
-        for cid in index.graph.chunk_ids(key).tolist():
-            chunk = index.chunks.get(cid)
-            if (
-                chunk is not None
-                and chunk.path != linking_path
-                and (allowed is None or (cid < len(allowed) and allowed[cid]))
-                and _file_key(chunk.path, names) == key
-            ):
-                ids.append(cid)
+        ids = [
+            cid
+            for cid in notes.passages(key)
+            if index.chunks[cid].path != linking_path
+            and (allowed is None or (cid < len(allowed) and allowed[cid]))
+        ]
         if ids:
             candidates[(key, linking_path)] = ids
     every = np.asarray(sorted({cid for ids in candidates.values() for cid in ids}), dtype=np.int64)
@@ -162,9 +162,44 @@ def _passages(
     return {link: min(ids, key=place) for link, ids in candidates.items()}
 
 
-def _file_key(path: str, known: dict[str, str]) -> str:
+class _NotePassages:
+    """The passages of the notes of each file name the links ask for, kept on the index until its
+    chunk table changes (every chunk set or removed moves the time index's version): a name many
+    passages carry (a project every note links) is sorted out once, not on every query."""
+
+    def __init__(self, index: IndexData) -> None:
+        self.key = _NotePassages._key(index)
+        self.index = index
+        self.by_name: dict[str, tuple[int, ...]] = {}
+
+    @staticmethod
+    def _key(index: IndexData) -> tuple:
+        return (id(index.chunks), len(index.chunks), id(index.time), index.time.version)
+
+    @classmethod
+    def of(cls, index: IndexData) -> _NotePassages:
+        kept = index.derived.get("note_passages")
+        if kept is None or kept.key != cls._key(index):
+            kept = index.derived["note_passages"] = cls(index)
+        return kept
+
+    def passages(self, key: str) -> tuple[int, ...]:
+        """The chunk ids of the passages of files called ``key`` (as a graph key), in id order."""
+        found = self.by_name.get(key)
+        if found is None:
+            chunks = self.index.chunks
+            found = tuple(
+                cid
+                for cid in self.index.graph.chunk_ids(key).tolist()
+                if (chunk := chunks.get(cid)) is not None and _file_key(chunk.path) == key
+            )
+            if len(self.by_name) >= MAX_KEPT_NAMES:
+                self.by_name.clear()
+            self.by_name[key] = found
+        return found
+
+
+@lru_cache(maxsize=65_536)
+def _file_key(path: str) -> str:
     """The graph key of a file's name (``reference/ema-filter.md`` -> ``ema filter``)."""
-    key = known.get(path)
-    if key is None:
-        key = known[path] = normalize_entity(path.rsplit("/", 1)[-1].rsplit(".", 1)[0])
-    return key
+    return normalize_entity(path.rsplit("/", 1)[-1].rsplit(".", 1)[0])

@@ -5,7 +5,7 @@ from __future__ import annotations
 import bisect
 import math
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -320,7 +320,7 @@ def search_index(
             anchors = follow_links(index, link_terms, starts, allowed)
         linked = anchor_hits(anchors)
         if walked or linked:
-            lists["graph"] = _walk_and_links(walked, linked, settings.rrf_k, top_n)
+            lists["graph"] = _walk_and_links(walked, linked, settings.rrf_k, top_n, vault_order)
             ran.append("graph")
             # A walk from hubs alone (an entity in most chunks) carries little: weigh it by the
             # seeds' specificity relative to the rarest possible entity; links by the share of the
@@ -511,13 +511,25 @@ def english_only_note(index: IndexData, asked: str | None) -> str | None:
     )
 
 
-def _walk_and_links(walked: list[Hit], linked: list[Hit], rrf_k: int, top_n: int) -> list[Hit]:
-    """The graph's list: the entity walk's and the links' lists joined by their ranks (their scores
-    are on different scales), or the one that found anything."""
+def _walk_and_links(
+    walked: list[Hit], linked: list[Hit], rrf_k: int, top_n: int, tie_key: Callable[[np.ndarray], np.ndarray]
+) -> list[Hit]:
+    """The graph's list: the entity walk's and the links' lists joined by their ranks (reciprocal
+    rank, tied scores sharing one: their scores are on different scales), or the one that found
+    anything; equal sums in ``tie_key`` order (the chunks' places in the vault)."""
     if not walked or not linked:
         return (walked or linked)[:top_n]
-    joined = rrf({"walk": walked, "links": linked}, k=rrf_k)
-    return [Hit(f.chunk_id, f.score) for f in joined[:top_n]]
+    joined: dict[int, float] = {}
+    for hits in (walked, linked):
+        rank, previous = 0, None
+        for position, hit in enumerate(hits, start=1):
+            if hit.score != previous:
+                rank, previous = position, hit.score
+            joined[hit.chunk_id] = joined.get(hit.chunk_id, 0.0) + 1.0 / (rrf_k + rank)
+    ids = np.fromiter(joined, dtype=np.int64, count=len(joined))
+    places = tie_key(ids)
+    order = sorted(range(len(ids)), key=lambda i: (-joined[int(ids[i])], places[i]))[:top_n]
+    return [Hit(int(ids[i]), joined[int(ids[i])]) for i in order]
 
 
 def chunk_place(chunk: Chunk) -> tuple[str, int]:
