@@ -38,6 +38,10 @@ _BLOCK_START = re.compile(r"^\s*(?:#{1,6}\s|[-*+]\s|\d{1,3}[.)]\s|>)")
 
 _HEADING = re.compile(r"^\s*#{1,6}\s")
 
+#: A paragraph that links more notes than this is an index of them, not a description of one (and
+#: following each of its links would cost a millisecond a hundred).
+MAX_LINKS_PER_ANCHOR = 20
+
 #: Names whose notes' passages are kept between queries (cleared when the index changes).
 MAX_KEPT_NAMES = 4096
 
@@ -79,15 +83,20 @@ def follow_links(
         for offset, block in _blocks(chunk.text):
             text = " ".join(line.strip() for line in block)
             names = linked_notes(text)
-            if not names:
+            if not names or len(names) > MAX_LINKS_PER_ANCHOR:
                 continue
             words = frozenset(header.union(tokenize(text)) & weights.keys())
             if not words:
                 continue
+            # The line each link is on (a link broken over two lines: the paragraph's first).
+            lines: dict[str, int] = {}
+            for i, row in enumerate(block):
+                for name in linked_notes(row):
+                    lines.setdefault(name, i)
             for name in dict.fromkeys(names):
                 if key := normalize_entity(name):
-                    line = next((i for i, row in enumerate(block) if name in linked_notes(row)), 0)
-                    anchors.append((key, words, chunk.path, chunk.start_line + offset + line))
+                    line = chunk.start_line + offset + lines.get(name, 0)
+                    anchors.append((key, words, chunk.path, line))
     if not anchors:
         return {}
     reached = _passages(index, {(key, path) for key, _, path, _ in anchors}, query_weights, allowed)

@@ -82,6 +82,28 @@ def test_a_link_inside_fenced_code_is_no_anchor(index):
     assert follow_links(index, weights, [_chunk_of(index, "reference/wiki-syntax.md")]) == {}
 
 
+def test_a_paragraph_of_many_links_is_an_index_not_an_anchor(tmp_path):
+    from memsearch.api import index_vault, open_index
+    from memsearch.links import MAX_LINKS_PER_ANCHOR
+
+    vault = tmp_path / "vault"
+    (vault / "reference").mkdir(parents=True)
+    many = MAX_LINKS_PER_ANCHOR + 1
+    (vault / "reference/hub.md").write_text(
+        "# Hub\n\nEvery sensor note: " + " ".join(f"[[sensor-{i}]]" for i in range(many)) + "\n\n"
+        "The flow meter is calibrated in [[sensor-0]].\n"
+    )
+    for i in range(many):
+        (vault / f"reference/sensor-{i}.md").write_text(f"# Sensor {i}\n\nA part.\n")
+    index_vault(vault, embed=False)
+    index = open_index(vault).index
+    found = follow_links(
+        index, term_weights("every sensor note flow meter calibrated"), [_chunk_of(index, "reference/hub.md")]
+    )
+    assert [index.chunks[cid].path for cid in found] == ["reference/sensor-0.md"]
+    assert found[_chunk_of(index, "reference/sensor-0.md")].line == 5
+
+
 def test_links_to_nothing_indexed_and_to_the_file_itself_reach_nothing(index):
     weights = term_weights("flow sensor turbine")
     found = follow_links(index, weights, [_chunk_of(index, "reference/ema-filter.md")])
