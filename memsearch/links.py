@@ -151,7 +151,7 @@ def _passages(
     words match best, else its first; absent when no indexed note other than the linking file has
     that name (or the filters leave none of it)."""
     candidates: dict[tuple[str, str], list[int]] = {}
-    notes = _NotePassages.of(index)
+    notes = index.kept("note_passages", _NotePassages)
     for key, linking_path in links:
         ids = [
             cid
@@ -173,24 +173,12 @@ def _passages(
 
 class _NotePassages:
     """The passages of the notes of each file name the links ask for, kept on the index until its
-    chunk table changes (every chunk set or removed moves the time index's version): a name many
-    passages carry (a project every note links) is sorted out once, not on every query."""
+    chunk table changes (``IndexData.kept``): a name many passages carry (a project every note
+    links) is sorted out once, not on every query."""
 
     def __init__(self, index: IndexData) -> None:
-        self.key = _NotePassages._key(index)
         self.index = index
         self.by_name: dict[str, tuple[int, ...]] = {}
-
-    @staticmethod
-    def _key(index: IndexData) -> tuple:
-        return (id(index.chunks), len(index.chunks), id(index.time), index.time.version)
-
-    @classmethod
-    def of(cls, index: IndexData) -> _NotePassages:
-        kept = index.derived.get("note_passages")
-        if kept is None or kept.key != cls._key(index):
-            kept = index.derived["note_passages"] = cls(index)
-        return kept
 
     def passages(self, key: str) -> tuple[int, ...]:
         """The chunk ids of the passages of files called ``key`` (as a graph key), in id order."""

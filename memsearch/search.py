@@ -106,7 +106,7 @@ def filter_mask(index: IndexData, filters: Filters) -> np.ndarray | None:
     """
     if filters.is_empty():
         return None
-    cols = _FilterColumns.of(index)
+    cols = index.kept("filter_columns", _FilterColumns)
     mask = cols.present.copy()
     prefix = (filters.territory or "").lstrip("./")
     if prefix:
@@ -138,14 +138,12 @@ class _FilterColumns:
     """Per-chunk columns for :func:`filter_mask`, indexed by chunk id.
 
     Paths are coded in sorted order, so "path starts with P" is one code range found by
-    bisection. Kept on the index object and rebuilt when its chunk table changes: every chunk
-    set or removed moves the time index's version, which (with the table's size) is the key.
+    bisection. Kept on the index object (``IndexData.kept``) until its chunk table changes.
     """
 
     def __init__(self, index: IndexData) -> None:
         chunks = index.chunks
         n = (max(chunks) + 1) if chunks else 0
-        self.key = _FilterColumns._key(index)
         self.present = np.zeros(n, dtype=bool)
         self.paths = sorted({c.path for c in chunks.values()})
         path_codes = {p: i for i, p in enumerate(self.paths)}
@@ -164,17 +162,6 @@ class _FilterColumns:
         ]
         self.fact_code[ids] = [facts.setdefault(c.fact_type, len(facts)) for c in chunks.values()]
         self.timestamp[ids] = [c.timestamp.timestamp() if c.timestamp else np.nan for c in chunks.values()]
-
-    @staticmethod
-    def _key(index: IndexData) -> tuple:
-        return (id(index.chunks), len(index.chunks), id(index.time), index.time.version)
-
-    @classmethod
-    def of(cls, index: IndexData) -> _FilterColumns:
-        cols = index.derived.get("filter_columns")
-        if cols is None or cols.key != cls._key(index):
-            cols = index.derived["filter_columns"] = cls(index)
-        return cols
 
     def path_codes_starting(self, prefix: str) -> tuple[int, int]:
         """[lo, hi): the codes of the paths that start with ``prefix``."""

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import contextlib
-import os
 import subprocess
-import zlib
 from pathlib import Path
 
 import numpy as np
 from click.testing import CliRunner
+from index_bytes import every_byte, git_objects
 
 from memsearch.api import index_vault, log, open_index
 from memsearch.cli import main
@@ -25,32 +23,6 @@ def _write(vault: Path, rel: str, text: str) -> None:
     path = vault / rel
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
-
-
-def _git_objects(repo: Path) -> bytes:
-    """Every object of the repository, decompressed (loose and packed)."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
-    out = subprocess.run(
-        ["git", "-C", str(repo), "cat-file", "--batch-all-objects", "--batch", "--unordered"],
-        capture_output=True,
-        env=env,
-        check=True,
-    )
-    return out.stdout
-
-
-def _everything(home: Path) -> list[tuple[str, bytes]]:
-    """Every file under the index home as bytes, plus each loose object decompressed, plus all objects."""
-    found = []
-    for root, _dirs, files in os.walk(home):
-        for name in files:
-            path = Path(root) / name
-            data = path.read_bytes()
-            found.append((str(path), data))
-            with contextlib.suppress(zlib.error):
-                found.append((f"{path} (zlib)", zlib.decompress(data)))
-    found.append(("git objects", _git_objects(home / "repo")))
-    return found
 
 
 def _paths(response) -> set[str]:
@@ -77,14 +49,14 @@ def test_forget_with_purge_leaves_no_byte_of_the_memory(vault_copy):
     (vault / "journal/extra.md").write_text("# Extra\n\nThe garden again, now with rain.\n")
     index_vault(vault)
     assert SECRET in _paths(open_index(vault).search("zebra quartz vault code", k=5))
-    assert any(SENTENCE.encode() in data for _, data in _everything(home))
+    assert any(SENTENCE.encode() in data for _, data in every_byte(home))
     n_commits = len(log(vault))
 
     result = CliRunner().invoke(main, ["forget", SECRET, "--vault", str(vault), "--purge-history"])
     assert result.exit_code == 0, result.output
     assert "history purged" in result.output
 
-    for where, data in _everything(home):
+    for where, data in every_byte(home):
         for sentence in (SENTENCE, OLD_SENTENCE, "zebra quartz"):
             assert sentence.encode() not in data, f"{sentence!r} found in {where}"
         for vec in vectors:
@@ -197,7 +169,7 @@ def test_forget_an_entity_with_purge_rewrites_every_commit(vault_copy):
         index_vault(vault)
     report = forget(vault, entity="RF", purge_history=True)
     assert report.purged and report.chunks > 0 and report.rewritten >= len(log(vault)) - 1
-    assert b"plum-coloured" not in _git_objects(vault / ".memsearch" / "repo")
+    assert b"plum-coloured" not in git_objects(vault / ".memsearch" / "repo")
     for i in range(len(log(vault))):
         engine = open_index(vault, at=f"HEAD~{i}")
         assert engine.index.chunks and not _naming(engine, engine.index.graph.resolve("Redflag"))

@@ -5,14 +5,12 @@ included (the byte-level check of tests/test_forget.py, over every modality)."""
 
 from __future__ import annotations
 
-import contextlib
-import os
 import subprocess
-import zlib
 from pathlib import Path
 
 import numpy as np
 from click.testing import CliRunner
+from index_bytes import every_byte
 from notebook_fixture import moment_path, sidecar_vector, write_notebook, write_sidecars
 
 from memsearch.api import index_vault, log, open_index
@@ -21,27 +19,6 @@ from memsearch.cli import main
 MOMENT = "notebook/sessions/s-alpha/moments/m-0101.yaml"
 TEXT = "Rotated the signing key after the audit flagged the old one as weak."
 MODALITIES = ("audio", "image", "joint")
-
-
-def every_byte(home: Path) -> list[tuple[str, bytes]]:
-    """Every file under the index home, each zlib file decompressed too, and every git object."""
-    found = []
-    for root, _dirs, files in os.walk(home):
-        for name in files:
-            path = Path(root) / name
-            data = path.read_bytes()
-            found.append((str(path), data))
-            with contextlib.suppress(zlib.error):
-                found.append((f"{path} (zlib)", zlib.decompress(data)))
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
-    objects = subprocess.run(
-        ["git", "-C", str(home / "repo"), "cat-file", "--batch-all-objects", "--batch", "--unordered"],
-        capture_output=True,
-        env=env,
-        check=True,
-    ).stdout
-    found.append(("git objects", objects))
-    return found
 
 
 def stored_vectors(vault: Path, path: str) -> list[bytes]:

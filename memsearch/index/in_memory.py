@@ -9,9 +9,9 @@ update or a live edit changes.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from memsearch.config import Settings
 from memsearch.errors import IndexCorruptError
@@ -23,6 +23,8 @@ from memsearch.index.temporal import TimeIndex
 from memsearch.index.vectors import VectorIndex
 from memsearch.models import Chunk, entry_dated, half_life_days
 from memsearch.scan import walk_order
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -44,6 +46,16 @@ class IndexData:
     #: A notebook moment's sidecar vectors, one index per modality (its own dimension), by chunk
     #: id (the moment's chunk): docs/notebook.md.
     modal: dict[str, VectorIndex] = field(default_factory=dict)
+
+    def kept(self, name: str, build: Callable[[IndexData], T]) -> T:
+        """What a reader derives from this index under ``name`` (``build(self)``), built again when
+        the chunk table changed: every chunk set or removed moves the time index's version, which
+        (with the table's size) is the key."""
+        key = (id(self.chunks), len(self.chunks), id(self.time), self.time.version)
+        held = self.derived.get(name)
+        if held is None or held[0] != key:
+            held = self.derived[name] = (key, build(self))
+        return held[1]
 
     @property
     def n_ids(self) -> int:

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from test_forget import _everything, _git_objects, _paths
+from index_bytes import every_byte, git_objects
+from test_forget import _paths
 
 from memsearch.api import index_vault, log, open_index
 from memsearch.cli import main
@@ -67,7 +68,7 @@ def test_purge_covers_every_name_the_file_had(vault_copy):
     for i in range(len(log(vault))):
         got = _paths(open_index(vault, at=f"HEAD~{i}").search("walrus obsidian passphrase cobalt", k=20))
         assert not got & {"journal/old.md", "journal/new.md"}, (i, got)
-    for where, data in _everything(home):
+    for where, data in every_byte(home):
         assert b"walrus obsidian" not in data, where
     # the commit it printed is the real one: it exists after the rewrite, and is HEAD
     head = log(vault)[0]["commit"]
@@ -122,7 +123,7 @@ def test_entity_purge_takes_its_variants_and_the_signal_log(vault_copy):
     for i in range(len(log(vault))):
         for chunk in open_index(vault, at=f"HEAD~{i}").index.chunks.values():
             assert "quillon" not in chunk.text.casefold(), (i, chunk.path, chunk.text)
-    objects = _git_objects(home / "repo").lower()
+    objects = git_objects(home / "repo").lower()
     assert b"quillon" not in objects
     inbox = (home / "signals.jsonl").read_text()
     assert "Quillon" not in inbox and "Shed" in inbox
@@ -229,7 +230,7 @@ def test_an_interrupted_purge_is_finished_by_the_next_run(indexed_secret, tmp_pa
             assert not load_forget_list(vault / ".memsearch").has_path("journal/new.md"), n
             assert "journal/new.md" in _paths(open_index(vault).search("walrus obsidian passphrase", k=5))
         else:
-            for where, data in _everything(vault / ".memsearch"):
+            for where, data in every_byte(vault / ".memsearch"):
                 assert b"walrus obsidian" not in data, (n, points[n - 1], where)
             assert not (vault / ".memsearch" / "purge-pending.json").exists()
         shutil.rmtree(vault)

@@ -263,7 +263,7 @@ def test_a_bad_importance_or_decay_rate_is_named_and_the_moment_indexed(tmp_path
 
 def test_forget_concept_with_purge_leaves_no_byte_of_its_moments(tmp_path):
     from click.testing import CliRunner
-    from test_forget import _everything
+    from index_bytes import every_byte
 
     from memsearch.cli import main
 
@@ -280,7 +280,7 @@ def test_forget_concept_with_purge_leaves_no_byte_of_its_moments(tmp_path):
     assert not any("server rack" in c.entities for c in engine.index.chunks.values())
     assert any(c.path.endswith("m-0201.yaml") for c in engine.index.chunks.values())  # the rest stays
     for _session, _id, text, *_ in tagged:
-        for where, data in _everything(home):
+        for where, data in every_byte(home):
             assert text.encode() not in data, where
     index_vault(root)  # the files are still in the notebook: they stay out
     assert not any("grinding" in c.text for c in open_index(root).index.chunks.values())
