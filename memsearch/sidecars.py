@@ -171,8 +171,8 @@ def query_vector(modality: str, values: object, dimension: int | None) -> np.nda
     (None: the index holds no vector of that modality)."""
     if dimension is None:
         return (
-            f"the index holds no {modality} vectors (no moment has a {modality} sidecar, or the"
-            f" modality is opted out); nothing to compare a {modality} query vector with"
+            f"the index holds no {modality} vectors (no moment has a sidecar of that modality, or it"
+            f" is opted out); there is nothing to compare the query's {modality} vector with"
         )
     try:
         array = np.asarray(values, dtype=np.float64)
