@@ -43,6 +43,7 @@ SEARCH_KEYS = (
     "chunks",
     "explain",
     "all_results",
+    "vectors",
 )
 DEFAULT_K = 10  # memsearch.config.DEFAULT_K (not imported: that module costs milliseconds)
 #: The endpoint where a server proves it holds the token before a client sends it (no token needed).
@@ -339,7 +340,7 @@ class WarmSearch:
         self.open_local = open_local
         self.engine: Any = None
 
-    def __call__(self, query: str, k: int, options: Mapping[str, Any]) -> dict[str, Any]:
+    def __call__(self, query: str | None, k: int, options: Mapping[str, Any]) -> dict[str, Any]:
         if self.engine is None and self.client is not None:
             try:
                 return self.client.search({"query": query, "k": k, **options})
@@ -360,21 +361,23 @@ class WarmSearch:
 
 def search_arguments(
     request: Mapping[str, Any], default_k: int = DEFAULT_K, *, strict: bool = False
-) -> tuple[str, int, dict[str, Any]]:
+) -> tuple[str | None, int, dict[str, Any]]:
     """``(query, k, options)`` of a search request, its types checked: BadRequest names the field.
 
     ``options`` are the keyword arguments of :meth:`memsearch.api.Memsearch.search`. ``strict``:
     a field that is not one of :data:`SEARCH_KEYS` or ``id`` (a typo such as ``fact-type``) is an
-    error too.
+    error too. With ``vectors`` (``{modality: [numbers]}``) the query may be left out (None): the
+    vectors alone are searched; the engine checks their modalities and dimensions.
     """
     if strict:
         unknown = [key for key in request if key not in SEARCH_KEYS and key != "id"]
         if unknown:
             raise BadRequest(f"unknown field {unknown[0]!r}; the fields are {', '.join(SEARCH_KEYS)}")
-    if "query" not in request:
-        raise BadRequest("query: missing; say what you are looking for")
-    query = request["query"]
-    if not isinstance(query, str):
+    vectors = query_vectors_field(request.get("vectors"))
+    query = request.get("query")
+    if query is None and not vectors:
+        raise BadRequest("query: missing; say what you are looking for (or give vectors)")
+    if query is not None and not isinstance(query, str):
         raise BadRequest(f"query must be a string (got {type(query).__name__})")
     k = request.get("k", default_k)
     if k is None:
@@ -402,7 +405,38 @@ def search_arguments(
         if value is not None and not isinstance(value, bool):
             raise BadRequest(f"{key} must be true or false (got {type(value).__name__})")
         options[key] = bool(value)
+    if vectors:  # only when given: the options stay those of a text search otherwise
+        options["vectors"] = vectors
     return query, int(k), options
+
+
+def query_vectors_field(value: Any) -> dict[str, list[float]] | None:
+    """The ``vectors`` field of a request: ``{modality: [numbers]}`` as JSON carries it, or None
+    (absent, null or ``{}``); BadRequest naming the field and the modality otherwise. Plain
+    Python (no numpy): the fast path imports none; names and dimensions are the engine's to check
+    (its messages are those of a local search)."""
+    if value is None or value == {}:
+        return None
+    if not isinstance(value, Mapping):
+        raise BadRequest(
+            f'vectors must be an object of modality to a list of numbers, e.g. {{"audio": [0.1, 0.2]}}'
+            f" (got {type(value).__name__})"
+        )
+    out: dict[str, list[float]] = {}
+    for modality, numbers in value.items():
+        if not isinstance(modality, str) or not modality:
+            raise BadRequest(f"vectors: {modality!r} is not a modality name (e.g. audio)")
+        if not isinstance(numbers, list) or not numbers:
+            raise BadRequest(
+                f"vectors.{modality} must be a non-empty list of numbers (got {type(numbers).__name__})"
+            )
+        odd = [i for i, x in enumerate(numbers) if not isinstance(x, int | float) or isinstance(x, bool)]
+        if odd:
+            raise BadRequest(
+                f"vectors.{modality} must be a list of numbers (its item {odd[0]} is {numbers[odd[0]]!r})"
+            )
+        out[modality] = [float(x) for x in numbers]
+    return out
 
 
 def _whole(value: Any) -> bool:

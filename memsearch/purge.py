@@ -173,6 +173,12 @@ def forget_everywhere(
             new_manifest["modalities"] = modalities
         # The index now holds what these names leave (an unforget must bring their chunks back).
         new_manifest["forgotten_names"] = forget.names_fingerprint()
+        # The moments whose sidecars the index now leaves unread (``memsearch unredact`` and the
+        # next index run read them again); those already recorded stay until a run reads them.
+        unread = set(manifest.get("redacted", ())) | forget.redacted
+        new_manifest.pop("redacted", None)
+        if unread:
+            new_manifest["redacted"] = sorted(unread)
         new_manifest["skipped"] = {
             p: (FORGOTTEN_REASON if forget.has_path(p) else r) for p, r in skipped.items()
         }

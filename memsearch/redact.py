@@ -15,7 +15,13 @@ from pathlib import Path, PurePosixPath
 
 from memsearch.errors import IndexMissingError, MemsearchError
 from memsearch.index import loading
-from memsearch.index.forget_list import ForgetList, load_forget_list, path_hash, save_forget_list
+from memsearch.index.forget_list import (
+    ForgetList,
+    load_forget_list,
+    path_hash,
+    save_forget_list,
+    vault_forget_file,
+)
 from memsearch.index.versioning import IndexRepo, crashpoint
 from memsearch.indexer import open_for_write
 from memsearch.indexer.prepare import is_moment
@@ -67,7 +73,8 @@ def redact(
                 )
             found += hit
         forget = load_forget_list(home, vault)
-        now = ForgetList(redacted={path_hash(p) for p in found})
+        hashes = {path_hash(p) for p in found}
+        now = ForgetList(redacted=hashes, redacted_purged=hashes if purge_history else set())
         forget.merge(now)
         crashpoint("redact-list-unsaved")
         warning = save_forget_list(home, forget, vault)
@@ -91,3 +98,62 @@ def redact(
         if behind:
             report.warnings.append(f"{behind}; the next `memsearch index` brings the backend in line")
         return report
+
+
+def unredact(
+    vault: str | Path,
+    moment_ids: list[str] | tuple[str, ...],
+    *,
+    index_home: str | Path | None = None,
+    force: bool = False,
+    lock_timeout: float | None = DEFAULT_LOCK_TIMEOUT,
+) -> list[str]:
+    """Undo :func:`redact` for ``moment_ids``: their entries leave the redacted list (both copies),
+    so the next index run reads their sidecars again (the index records which moments it left
+    unread: :mod:`memsearch.indexer.update` reads those again even where the files are unchanged).
+    Returns the moment files unredacted.
+
+    A redaction made with ``purge_history`` is refused unless ``force`` (the history it purged stays
+    gone; with ``force`` only the vault's sidecars may be indexed again), as ``unforget`` refuses a
+    purged forget. An id that names no redacted moment changes nothing (MemsearchError).
+    """
+    vault = check_vault(Path(vault))
+    home = Path(index_home) if index_home else default_home(vault)
+    if not moment_ids:
+        raise MemsearchError("nothing to unredact: name the redacted moment (MOMENT_ID...)")
+    if not IndexRepo(home).exists():
+        raise IndexMissingError(f"no index at {home}; run `memsearch index VAULT` first")
+    with index_lock(home, timeout=lock_timeout, what="memsearch unredact"):
+        repo = IndexRepo(home)
+        head = repo.head()
+        if head is None:
+            raise IndexMissingError(f"no index at {home} yet; run `memsearch index VAULT` first")
+        files = loading.committed_manifest(repo, head)["files"]
+        forget = load_forget_list(home, vault)
+        found: list[str] = []
+        for moment_id in moment_ids:
+            hit = [p for p in moment_paths(vault, files, moment_id) if forget.is_redacted(p)]
+            if not hit:
+                raise NoSuchMomentError(
+                    f"no redacted notebook moment has the id {moment_id!r} (`memsearch redact` redacts"
+                    " one; a moment's file is sessions/<session>/moments/<id>.yaml). Nothing was changed"
+                )
+            purged = [p for p in hit if path_hash(p) in forget.redacted_purged]
+            if purged and not force:
+                raise MemsearchError(
+                    f"{moment_id!r} was redacted with --purge-history: the vectors the index held of it"
+                    " are gone and cannot come back; pass --force to let the vault's sidecars be indexed"
+                    " again. Nothing was changed"
+                )
+            found += hit
+        for rel in found:
+            forget.redacted.discard(path_hash(rel))
+            forget.redacted_purged.discard(path_hash(rel))
+        warning = save_forget_list(home, forget, vault)
+        if warning:  # the vault's copy still redacts them, and every run reads it: say so
+            raise MemsearchError(
+                f"the vault's forget list {vault_forget_file(vault)} could not be written; it still"
+                " redacts the moment(s), and every index run honours it: make it writable and run"
+                " `memsearch unredact` again"
+            )
+        return found

@@ -5,8 +5,9 @@ index and the embedding model; a warm process pays that once. The server listens
 and answers JSON:
 
     POST /search   {"query", "k", "now", "territory", "fact_type", "entities", "since", "until",
-                    "strategies", "chunks", "explain", "all_results"} (one ``--batch`` line)
-                   -> SearchResponse (with its "signal" and "signal_reason")
+                    "strategies", "chunks", "explain", "all_results", "vectors"} (one ``--batch``
+                   line; "vectors": {modality: [numbers]} finds notebook moments, the query then
+                   optional) -> SearchResponse (with its "signal" and "signal_reason")
     POST /update   {"path": "journal/today.md"} -> FileUpdate (keyword, graph and time search see
                    the file at once; the commit and the vectors follow in the background)
     GET  /health   vault, index, commit, chunks, pid, uptime, requests

@@ -26,6 +26,7 @@ from memsearch.api.verbs import (
     search_warm,
     status,
     unforget,
+    unredact,
     watch,
 )
 from memsearch.api.writes import FileUpdate
@@ -49,5 +50,6 @@ __all__ = [
     "search_warm",
     "status",
     "unforget",
+    "unredact",
     "watch",
 ]

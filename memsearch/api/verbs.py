@@ -152,6 +152,24 @@ def redact(
     )
 
 
+def unredact(
+    vault: str | Path,
+    moment_ids: Sequence[str],
+    *,
+    index_dir: str | Path | None = None,
+    force: bool = False,
+    lock_timeout: float | None = DEFAULT_LOCK_TIMEOUT,
+) -> list[str]:
+    """Undo :func:`redact` for ``moment_ids``: the next index run reads their sidecars again;
+    returns the moment files. A redaction made with ``purge_history`` is refused unless ``force``
+    (its history stays gone)."""
+    from memsearch.redact import unredact as run_unredact  # measured start-up cost (see above)
+
+    return run_unredact(
+        Path(vault), list(moment_ids), index_home=index_dir, force=force, lock_timeout=lock_timeout
+    )
+
+
 def reindex(
     vault: str | Path,
     index_dir: str | Path | None = None,

@@ -205,4 +205,39 @@ def unforget(
         click.echo(f"unforgot {rel}: the next `memsearch index` indexes it again")
 
 
-COMMANDS = (log_, rollback, forget, unforget, redact)
+@click.command()
+@click.argument("moment_ids", nargs=-1, required=True, metavar="MOMENT_ID...")
+@vault_options(positional=False)
+@click.option(
+    "--force", is_flag=True, help="Also a redaction made with --purge-history (its history stays gone)."
+)
+@click.option(
+    "--index",
+    "run_index",
+    is_flag=True,
+    help="Run the index now (the moments' sidecars read again) instead of leaving it to the next run.",
+)
+@wait_option()
+@exits_on_error
+def unredact(
+    moment_ids: tuple[str, ...],
+    vault: Path,
+    index_dir: Path | None,
+    force: bool,
+    run_index: bool,
+    wait: float | None,
+) -> None:
+    """Undo `memsearch redact MOMENT_ID`: the next index run reads the moments' sidecar vectors again
+    (their files unchanged or not). A redaction made with --purge-history needs --force."""
+    undone = api().unredact(vault, moment_ids, index_dir=index_dir, force=force, **lock_wait(wait))
+    if not run_index:
+        for rel in undone:
+            click.echo(f"unredacted {rel}: the next `memsearch index` reads its sidecar vectors again")
+        return
+    report = api().index_vault(vault, index_dir=index_dir, paths=undone, **lock_wait(wait))
+    for rel in undone:
+        click.echo(f"unredacted {rel}: its sidecar vectors are read again")
+    click.echo(report.summary())
+
+
+COMMANDS = (log_, rollback, forget, unforget, redact, unredact)

@@ -139,8 +139,7 @@ def search(
     if vectors:
         common["vectors"] = vectors
     semantic = not strategies or "semantic" in strategies
-    # A query with vectors is answered here: the server's requests carry text only.
-    if at is None and not no_server and not vectors and (query is not None or batch is not None):
+    if at is None and not no_server and (query is not None or vectors or batch is not None):
         client = warm_client(vault, index_dir)
         if client is not None:
             if batch is not None:
@@ -152,7 +151,7 @@ def search(
                 return
             warm = WarmSearch(client, lambda: open_local(vault, index_dir, semantic=semantic))
             try:
-                data = warm(str(query), k, common)
+                data = warm(query, k, common)
             finally:
                 warm.close()
             print_response(data, fmt, explain)
@@ -175,14 +174,17 @@ def search(
     exit_now()
 
 
-def read_query_vectors(specs: tuple[str, ...]) -> dict[str, Any]:
-    """``{modality: vector}`` from ``--vector MODALITY=FILE`` options, each file checked as a
-    notebook sidecar is (:mod:`memsearch.sidecars`); a bad one fails the search, named."""
+def read_query_vectors(specs: tuple[str, ...]) -> dict[str, list[float]]:
+    """``{modality: [numbers]}`` from ``--vector MODALITY=FILE`` options, each file checked as a
+    notebook sidecar is (:mod:`memsearch.sidecars`); a bad one fails the search, named.
+
+    Lists of floats, not arrays: the same request goes to ``memsearch serve`` as JSON or to the
+    index loaded here (float32 values are exact as Python floats, so both answer alike)."""
     if not specs:  # the fast path through `memsearch serve` imports no numpy: nothing to read
         return {}
     from memsearch.sidecars import MODALITY_NAME, read_sidecar
 
-    out: dict[str, Any] = {}
+    out: dict[str, list[float]] = {}
     for spec in specs:
         modality, sep, file = spec.partition("=")
         if not sep or not file or not MODALITY_NAME.fullmatch(modality):
@@ -193,7 +195,7 @@ def read_query_vectors(specs: tuple[str, ...]) -> dict[str, Any]:
         got = read_sidecar(path.parent, path.name, modality)
         if isinstance(got, str):
             fail(MemsearchError(f"--vector {modality}={file}: {got.split(': ', 1)[-1]}"))
-        out[modality] = got.vector
+        out[modality] = [float(x) for x in got.vector.tolist()]
     return out
 
 
@@ -210,7 +212,7 @@ def open_local(vault: Path, index_dir: Path | None, at: str | None = None, seman
 
 
 def run_batch(
-    search_fn: Callable[[str, int, dict[str, Any]], dict[str, Any]],
+    search_fn: Callable[[str | None, int, dict[str, Any]], dict[str, Any]],
     batch: IO[bytes],
     k: int,
     common: dict[str, Any],

@@ -103,6 +103,9 @@ class ForgetList:
     #: path_hash of each redacted notebook moment (``memsearch redact``): its text stays indexed,
     #: its sidecar vectors of every modality are never read again.
     redacted: set[str] = field(default_factory=set)
+    #: The redacted moments' hashes whose redaction purged the history (``redact --purge-history``):
+    #: ``memsearch unredact`` refuses them without ``--force``, as unforget refuses a purged forget.
+    redacted_purged: set[str] = field(default_factory=set)
 
     def __bool__(self) -> bool:
         return bool(self.paths or self.entities)
@@ -197,6 +200,7 @@ class ForgetList:
             if group not in self.groups:
                 self.groups.append(group)
         self.redacted |= other.redacted
+        self.redacted_purged |= other.redacted_purged
 
     def to_json(self, *, with_names: bool) -> bytes:
         data: dict[str, Any] = {
@@ -212,6 +216,8 @@ class ForgetList:
         }
         if self.redacted:  # only when there is one: a list without redactions reads as it did
             data["redacted"] = sorted(self.redacted)
+        if self.redacted_purged:
+            data["redacted_purged"] = sorted(self.redacted_purged & self.redacted)
         if with_names:
             data["names"] = {h: n for h, n in sorted(self.names.items()) if h in self.paths}
         return (json.dumps(data, indent=1) + "\n").encode()
@@ -251,6 +257,7 @@ def read_forget_list(path: Path) -> ForgetList:
         {h: n for h, n in names.items() if isinstance(h, str) and isinstance(n, str)},
         groups,
         strings("redacted"),
+        strings("redacted_purged"),
     )
 
 

@@ -214,6 +214,14 @@ class Update:
             unchanged = [p for p, vf in files.items() if old_files.get(p, {}).get("sha256") == vf.sha256]
             same = set(unchanged)
             todo = [p for p in files if p not in same]
+        # Moments this index holds with their sidecars unread (redacted when it read them) that are
+        # redacted no more (``memsearch unredact``): read again, though their files are unchanged.
+        back = set(old_manifest.get("redacted", ())) - self.forget.redacted
+        if back and unchanged:
+            again = {p for p in unchanged if path_hash(p) in back}
+            if again:
+                unchanged = [p for p in unchanged if p not in again]
+                todo += sorted(again)
         gone = [p for p in old_files if p not in files and (only is None or p in looked)]
         restamp_candidates = [p for p in unchanged if old_files[p].get("stamp")]
         need_times = sorted(set(todo) | set(restamp_candidates))
@@ -399,6 +407,14 @@ class Update:
                 self.forget.names_fingerprint() if only is None else old_manifest.get("forgotten_names", "")
             ),
         }
+        # Which moments' sidecars this index left unread (hashes, as the forget list keeps them): a
+        # run after an unredact reads those again. One left unread and not read by this run (a run
+        # over some files only) stays recorded.
+        unread = set(self.forget.redacted)
+        if back:
+            unread |= {h for p in new_files if p not in work and (h := path_hash(p)) in back}
+        if unread:  # only where there are any: an index without redactions keeps its head as it was
+            manifest["redacted"] = sorted(unread)
         modalities = self._modalities(new_files, old_manifest)
         if modalities:  # only where there are any: an index without sidecars keeps its head as it was
             manifest["modalities"] = modalities
