@@ -287,13 +287,11 @@ def search_index(
             skipped["keyword"] = "the query has no searchable terms (only stopwords or punctuation)"
         timings["keyword"] = _ms(t)
     anchors: dict[int, Anchor] = {}
+    seeds = list(parsed.entities)
     if "graph" in wanted:
         t = time.perf_counter()
-        walked = (
-            index.graph.search(list(parsed.entities), top_n, n_ids, allowed, tie_key=vault_order)
-            if parsed.entities
-            else []
-        )
+        seeds = index.graph.with_first_names(parsed.entities)
+        walked = index.graph.search(seeds, top_n, n_ids, allowed, tie_key=vault_order) if seeds else []
         # The links on the passages the text lists rank first (links.py); alone, the graph finds
         # those passages by their words itself.
         link_terms = query_weights or term_weights(parsed.keyword_text, parsed.glosses)
@@ -428,7 +426,7 @@ def search_index(
         chunks=chunks,
         explain=explain,
         weights=weights,
-        query_entities=parsed.entities,
+        query_entities=tuple(seeds),
         confidence=confidence,
         anchors=anchors,
     )

@@ -62,6 +62,7 @@ class EntityGraph:
         # Query-side caches, valid until the next add or remove.
         self._id_arrays: dict[str, np.ndarray] = {}  # entity key -> its chunk ids, as an array
         self._fanout: dict[str, list[tuple[float, str, float]]] = {}  # seed -> (assoc, key, idf)
+        self._first_words: Counter[str] | None = None  # first word of two-word keys -> how many
 
     def __len__(self) -> int:
         return len(self._chunk_entities)
@@ -103,6 +104,7 @@ class EntityGraph:
         self._changed(keys)
 
     def _changed(self, keys: Iterable[str]) -> None:
+        self._first_words = None
         if self._fanout:
             self._fanout.clear()  # any change moves idf and frequencies, hence every association
         if self._id_arrays:
@@ -193,6 +195,23 @@ class EntityGraph:
                 self._fanout.clear()
             self._fanout[seed] = best
         return best
+
+    def with_first_names(self, keys: Iterable[str]) -> list[str]:
+        """``keys`` and, after them, the first word of each two-word key when that word is an entity
+        of its own and begins no other two-word entity: a note writes "Arjun booked: lands 14 Nov" of
+        the Arjun Raman the query names ("Arj", "Arjun Raman"), and the walk must reach it too. A word
+        that begins several names ("Sprout firmware", "Sprout valves") stands for none of them."""
+        if self._first_words is None:
+            self._first_words = Counter(
+                words[0] for words in (key.split(" ") for key in self._chunks) if len(words) == 2
+            )
+        keys = list(dict.fromkeys(keys))
+        firsts = [
+            words[0]
+            for words in (key.split(" ") for key in keys)
+            if len(words) == 2 and words[0] in self._chunks and self._first_words[words[0]] == 1
+        ]
+        return list(dict.fromkeys(keys + firsts))
 
     def walk(self, seeds: Iterable[str], n_ids: int) -> np.ndarray:
         """Scores over chunk ids from a decayed two-hop walk out of the seed entities."""

@@ -96,3 +96,20 @@ def test_paths_to_names_the_seed_or_the_hop_that_reached_a_chunk():
     assert graph.paths_to(["project aster"], 0) == ["names project aster"]
     assert graph.paths_to(["project aster"], 1) == ["via project aster -> signing keys"]
     assert graph.paths_to(["project aster"], 3) == []
+
+
+def test_a_first_name_alone_stands_for_the_one_two_word_name_it_begins():
+    """ "Arjun booked: lands 14 Nov" names the Arjun Raman the query asks about; "Sprout" begins
+    two names and stands for neither; a first word no chunk names alone adds nothing."""
+    g = EntityGraph()
+    g.add(1, ["Arjun Raman", "Priya Raman"])
+    g.add(2, ["Arjun"])
+    g.add(3, ["Sprout firmware", "Sprout valves", "Sprout"])
+    g.add(4, ["Noor Haddad"])
+    assert g.with_first_names(["arjun raman"]) == ["arjun raman", "arjun"]
+    assert g.with_first_names(["sprout firmware"]) == ["sprout firmware"]
+    assert g.with_first_names(["noor haddad"]) == ["noor haddad"]  # no chunk names "Noor" alone
+    walked = g.search(g.with_first_names(["arjun raman"]), 5, 8)
+    assert 2 in [h.chunk_id for h in walked]
+    g.add(5, ["Arjun Mehta"])  # now "Arjun" could be either
+    assert g.with_first_names(["arjun raman"]) == ["arjun raman"]
