@@ -50,6 +50,10 @@ class FusedList(Sequence[Fused]):
     def chunk_ids(self) -> list[int]:
         return [row[1] for row in self._rows]
 
+    def hits(self, k: int | None = None) -> list[Hit]:
+        """The first ``k`` rows (all: None) as hits of their fused scores, without their terms."""
+        return [Hit(row[1], row[0]) for row in self._rows[:k]]
+
 
 def _fused(row: tuple[float, int, float, list[tuple[str, int, float, float]]]) -> Fused:
     score, chunk_id, tw, terms = row

@@ -104,11 +104,8 @@ def follow_links(
     # Which of the query's terms each reached passage holds itself: one pass a term.
     held: dict[int, set[str]] = {int(t): set() for t in targets}
     for term in weights:
-        for target, score in zip(
-            targets.tolist(), keyword.scores_of({term: 1.0}, targets).tolist(), strict=True
-        ):
-            if score > 0:
-                held[target].add(term)
+        for target in targets[keyword.scores_of({term: 1.0}, targets) > 0].tolist():
+            held[target].add(term)
     found: dict[int, Anchor] = {}
     for key, words, path, line in anchors:
         target = reached.get((key, path))

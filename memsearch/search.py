@@ -8,6 +8,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 import numpy as np
 
@@ -17,6 +18,7 @@ from memsearch.errors import QueryError
 from memsearch.fusion import Fused, FusedList, list_confidence, max_possible, rrf
 from memsearch.index.backend import Retrieval
 from memsearch.index.in_memory import IndexData
+from memsearch.index.vectors import VectorIndex
 from memsearch.links import BRIDGES, Anchor, anchor_hits, follow_links
 from memsearch.models import (
     Chunk,
@@ -305,7 +307,9 @@ def search_index(
             anchors = follow_links(index, link_terms, starts, allowed)
         linked = anchor_hits(anchors)
         if walked or linked:
-            lists["graph"] = _walk_and_links(walked, linked, settings.rrf_k, top_n, vault_order)
+            lists["graph"] = _walk_and_links(
+                walked, linked, settings.rrf_k, top_n, lambda cid: chunk_place(index.chunks[cid])
+            )
             ran.append("graph")
             # A walk from hubs alone (an entity in most chunks) carries little: weigh it by the
             # seeds' specificity relative to the rarest possible entity; links by the share of the
@@ -433,7 +437,7 @@ def search_index(
     timings["group"] = _ms(t)
 
     # 6. resonate
-    z = _standout(index, lists.get("semantic"), query_embedding.vector)
+    z = _standout(index.vectors, lists.get("semantic"), query_embedding.vector)
     sample = index.vectors.background_size() if z is not None and index.vectors else None
     if vectors_only:  # no words to judge by: the standout of the query vectors' best moment
         z, sample = _modal_standout(index, lists, vectors or {})
@@ -497,24 +501,13 @@ def english_only_note(index: IndexData, asked: str | None) -> str | None:
 
 
 def _walk_and_links(
-    walked: list[Hit], linked: list[Hit], rrf_k: int, top_n: int, tie_key: Callable[[np.ndarray], np.ndarray]
+    walked: list[Hit], linked: list[Hit], rrf_k: int, top_n: int, tie_key: Callable[[int], Any]
 ) -> list[Hit]:
-    """The graph's list: the entity walk's and the links' lists joined by their ranks (reciprocal
-    rank, tied scores sharing one: their scores are on different scales), or the one that found
-    anything; equal sums in ``tie_key`` order (the chunks' places in the vault)."""
+    """The graph's list: the entity walk's and the links' lists joined by their ranks (their scores
+    are on different scales), or the one that found anything; equal sums in ``tie_key`` order."""
     if not walked or not linked:
         return (walked or linked)[:top_n]
-    joined: dict[int, float] = {}
-    for hits in (walked, linked):
-        rank, previous = 0, None
-        for position, hit in enumerate(hits, start=1):
-            if hit.score != previous:
-                rank, previous = position, hit.score
-            joined[hit.chunk_id] = joined.get(hit.chunk_id, 0.0) + 1.0 / (rrf_k + rank)
-    ids = np.fromiter(joined, dtype=np.int64, count=len(joined))
-    places = tie_key(ids)
-    order = sorted(range(len(ids)), key=lambda i: (-joined[int(ids[i])], places[i]))[:top_n]
-    return [Hit(int(ids[i]), joined[int(ids[i])]) for i in order]
+    return rrf({"walk": walked, "links": linked}, k=rrf_k, tie_key=tie_key).hits(top_n)
 
 
 def chunk_place(chunk: Chunk) -> tuple[str, int]:
@@ -522,11 +515,13 @@ def chunk_place(chunk: Chunk) -> tuple[str, int]:
     return chunk.path, chunk.start_line
 
 
-def _standout(index: IndexData, hits: Sequence[Hit] | None, vector: np.ndarray | None) -> float | None:
+def _standout(
+    vectors: VectorIndex | None, hits: Sequence[Hit] | None, query: np.ndarray | None
+) -> float | None:
     """Standard deviations the best cosine stands above the query's cosine to the vault at large."""
-    if not hits or vector is None or index.vectors is None:
+    if not hits or query is None or vectors is None:
         return None
-    mean, std = index.vectors.background(vector)
+    mean, std = vectors.background(query)
     return (hits[0].score - mean) / std if std > 0 else None
 
 
@@ -537,12 +532,9 @@ def _modal_standout(
     it was measured on."""
     best: tuple[float | None, int | None] = (None, None)
     for modality, vector in vectors.items():
-        hits = lists.get(MODAL_LIST + modality)
-        mean, std = index.modal[modality].background(vector)
-        if hits and std > 0:
-            z = (hits[0].score - mean) / std
-            if best[0] is None or z > best[0]:
-                best = (z, index.modal[modality].background_size())
+        z = _standout(index.modal[modality], lists.get(MODAL_LIST + modality), vector)
+        if z is not None and (best[0] is None or z > best[0]):
+            best = (z, index.modal[modality].background_size())
     return best
 
 
