@@ -30,6 +30,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -156,19 +157,50 @@ def forget(
             mark_pending(home, inbox)
         crashpoint("forget-list-saved")
         message = functools.partial(_message, report_files, entity, purge=purge_history)
-        report = forget_everywhere(
-            home, repo, manifest, forget, purge=purge_history, message=message, inbox=inbox, vault=vault
+        report = forget_and_push(
+            home,
+            repo,
+            manifest,
+            forget,
+            purge=purge_history,
+            message=message,
+            inbox=inbox,
+            vault=vault,
+            warning=warning,
+            backend_note="the next `memsearch index` deletes the forgotten rows there",
         )
         report.files = sorted(report_files)
         report.not_found = not_found
-        if warning:
-            report.warnings.append(warning)
-        # the backend's collection too: the forgotten rows are deleted from it now, not next run
-        head = repo.head()
-        behind = push(home, lambda: loading.load_commit(home, head), head, compact=True) if head else None
-        if behind:
-            report.warnings.append(f"{behind}; the next `memsearch index` deletes the forgotten rows there")
         return report
+
+
+def forget_and_push(
+    home: Path,
+    repo: IndexRepo,
+    manifest: dict,
+    forget: ForgetList,
+    *,
+    purge: bool,
+    message: Callable[[int], str],
+    inbox: Path,
+    vault: Path,
+    warning: str | None,
+    backend_note: str,
+) -> ForgetReport:
+    """The forget list (saved, ``warning`` if its vault copy was not) applied to HEAD and, with
+    ``purge``, to the history (:func:`memsearch.purge.forget_everywhere`); then the vault's backend
+    collection brought level now, not at the next run (``backend_note`` says when it will be
+    if it could not be)."""
+    report = forget_everywhere(
+        home, repo, manifest, forget, purge=purge, message=message, inbox=inbox, vault=vault
+    )
+    if warning:
+        report.warnings.append(warning)
+    head = repo.head()
+    behind = push(home, lambda: loading.load_commit(home, head), head, compact=True) if head else None
+    if behind:
+        report.warnings.append(f"{behind}; {backend_note}")
+    return report
 
 
 @dataclass

@@ -14,6 +14,7 @@ from __future__ import annotations
 from pathlib import Path, PurePosixPath
 
 from memsearch.errors import IndexMissingError, MemsearchError
+from memsearch.forget import forget_and_push
 from memsearch.index import loading
 from memsearch.index.forget_list import (
     ForgetList,
@@ -27,8 +28,7 @@ from memsearch.indexer import open_for_write
 from memsearch.indexer.prepare import is_moment
 from memsearch.lock import DEFAULT_LOCK_TIMEOUT, index_lock
 from memsearch.paths import default_home
-from memsearch.purge import ForgetReport, forget_everywhere, mark_pending, signal_inbox
-from memsearch.retrieval import push
+from memsearch.purge import ForgetReport, mark_pending, signal_inbox
 from memsearch.scan import check_vault
 
 
@@ -87,16 +87,19 @@ def redact(
             purged = ", history purged" if purge_history else ""
             return f"redact {len(found)} moment(s): their sidecar vectors of every modality{purged}\n\n{body}"
 
-        report = forget_everywhere(
-            home, repo, manifest, forget, purge=purge_history, message=message, inbox=inbox, vault=vault
+        report = forget_and_push(
+            home,
+            repo,
+            manifest,
+            forget,
+            purge=purge_history,
+            message=message,
+            inbox=inbox,
+            vault=vault,
+            warning=warning,
+            backend_note="the next `memsearch index` brings the backend in line",
         )
         report.files = found
-        if warning:
-            report.warnings.append(warning)
-        head = repo.head()
-        behind = push(home, lambda: loading.load_commit(home, head), head, compact=True) if head else None
-        if behind:
-            report.warnings.append(f"{behind}; the next `memsearch index` brings the backend in line")
         return report
 
 
