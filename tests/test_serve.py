@@ -4,7 +4,6 @@ A real server (its own thread) on a real indexed vault, driven over HTTP, throug
 runner and a real process) and by a reindex from another process.
 """
 
-import http.client
 import json
 import os
 import shutil
@@ -17,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from serve_helpers import raw_request, without_timings
 
 import memsearch
 from memsearch.api import open_index
@@ -80,35 +80,10 @@ def fresh_server(indexed_vault, tmp_path):
     server.close()
 
 
-def _raw(server, method: str, path: str, body: bytes | None = None, token: str | None = "ok"):
-    """One request with exact bytes and headers: ``(status, decoded answer)``."""
-    headers = {"Content-Type": "application/json"}
-    if token == "ok":
-        headers["Authorization"] = f"Bearer {server.token}"
-    elif token is not None:
-        headers["Authorization"] = f"Bearer {token}"
-    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
-    try:
-        conn.request(method, path, body=body, headers=headers)
-        response = conn.getresponse()
-        return response.status, json.loads(response.read())
-    finally:
-        conn.close()
-
-
 def _cli(args: list[str]):
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 0, (result.output, result.stderr)
     return result
-
-
-def _without_timings(text: str) -> list:
-    """JSON answers (one document, or one per line) without the timings, which differ run to run."""
-    text = text.strip()
-    docs = [json.loads(text)] if text.startswith("{\n") else [json.loads(x) for x in text.splitlines()]
-    for doc in docs:
-        doc.get("health", {}).pop("timings_ms", None)
-    return docs
 
 
 # -- the server ----------------------------------------------------------------------------------------
@@ -132,7 +107,7 @@ def test_results_through_the_server_equal_the_engines(served):
 
 
 def test_health_names_the_vault_the_commit_and_the_process(served):
-    status, health = _raw(served, "GET", "/health")
+    status, health = raw_request(served, "GET", "/health")
     assert status == 200
     assert health["vault"] == str(served.vault)
     assert health["commit"] == served.engine.commit and len(health["commit"]) == 40
@@ -163,16 +138,16 @@ def test_a_request_without_the_token_is_refused(served, token):
         ("GET", "/health", None),
         ("POST", "/update", json.dumps({"path": "inbox.md"}).encode()),
     ):
-        status, answer = _raw(served, method, path, body, token=token)
+        status, answer = raw_request(served, method, path, body, token=token)
         assert status == 401, (method, path)
         assert "token" in answer["error"]
         assert "results" not in answer and "vault" not in answer
 
 
 def test_bad_json_and_bad_fields_are_400_naming_the_problem(served):
-    status, answer = _raw(served, "POST", "/search", b'{"query": "x",')
+    status, answer = raw_request(served, "POST", "/search", b'{"query": "x",')
     assert status == 400 and "not valid JSON" in answer["error"]
-    status, answer = _raw(served, "POST", "/search", b'["query"]')
+    status, answer = raw_request(served, "POST", "/search", b'["query"]')
     assert status == 400 and "JSON object" in answer["error"]
     for body, field in (
         ({"query": "x", "k": "five"}, "k"),
@@ -184,21 +159,22 @@ def test_bad_json_and_bad_fields_are_400_naming_the_problem(served):
         ({"query": "x", "chunks": "yes"}, "chunks"),
         ({"query": "x", "fact-type": "world"}, "fact-type"),
     ):
-        status, answer = _raw(served, "POST", "/search", json.dumps(body).encode())
+        status, answer = raw_request(served, "POST", "/search", json.dumps(body).encode())
         assert status == 400, body
         assert field in answer["error"], (body, answer)
     # The engine's own refusals: 400 with its message.
-    status, answer = _raw(served, "POST", "/search", json.dumps({"query": "  "}).encode())
+    status, answer = raw_request(served, "POST", "/search", json.dumps({"query": "  "}).encode())
     assert status == 400 and "empty" in answer["error"]
-    status, answer = _raw(served, "POST", "/search", json.dumps({"query": "x", "since": "soon"}).encode())
+    bad_since = json.dumps({"query": "x", "since": "soon"}).encode()
+    status, answer = raw_request(served, "POST", "/search", bad_since)
     assert status == 400 and "since" in answer["error"]
-    status, answer = _raw(served, "POST", "/update", json.dumps({"path": 3}).encode())
+    status, answer = raw_request(served, "POST", "/update", json.dumps({"path": 3}).encode())
     assert status == 400 and "path" in answer["error"]
-    status, answer = _raw(served, "POST", "/update", json.dumps({"path": "../outside.md"}).encode())
+    status, answer = raw_request(served, "POST", "/update", json.dumps({"path": "../outside.md"}).encode())
     assert status == 400
-    assert _raw(served, "GET", "/nowhere")[0] == 404
-    assert _raw(served, "GET", "/search")[0] == 405
-    assert _raw(served, "POST", "/search", b"")[0] == 400
+    assert raw_request(served, "GET", "/nowhere")[0] == 404
+    assert raw_request(served, "GET", "/search")[0] == 405
+    assert raw_request(served, "POST", "/search", b"")[0] == 400
 
 
 def test_a_failure_is_a_500_and_the_server_keeps_running(served, monkeypatch):
@@ -206,11 +182,11 @@ def test_a_failure_is_a_500_and_the_server_keeps_running(served, monkeypatch):
         raise RuntimeError("the disk caught fire")
 
     monkeypatch.setattr(served.engine, "search", broken)
-    status, answer = _raw(served, "POST", "/search", json.dumps({"query": "Mara Lin"}).encode())
+    status, answer = raw_request(served, "POST", "/search", json.dumps({"query": "Mara Lin"}).encode())
     assert status == 500 and "the disk caught fire" in answer["error"]
     assert "Traceback" not in answer["error"]
     monkeypatch.undo()
-    status, answer = _raw(served, "POST", "/search", json.dumps({"query": "Mara Lin"}).encode())
+    status, answer = raw_request(served, "POST", "/search", json.dumps({"query": "Mara Lin"}).encode())
     assert status == 200 and answer["results"]
 
 
@@ -272,7 +248,7 @@ def test_a_reindex_by_another_process_is_picked_up_by_the_next_search(fresh_serv
     found = search_via_server(info, {"query": "quillowbat", "strategies": ["keyword"]})
     assert [r["path"] for r in found["results"]] == ["reference/quillowbat.md"]
     assert fresh_server.engine.commit != old_commit
-    _, health = _raw(fresh_server, "GET", "/health")
+    _, health = raw_request(fresh_server, "GET", "/health")
     assert health["commit"] == fresh_server.engine.commit
 
 
@@ -302,7 +278,7 @@ def test_cli_search_goes_through_the_server_and_prints_what_a_local_search_print
         local = _cli([*args, "--no-server"])
         assert served.requests == before + 1, args  # --no-server: not asked
         if "json" in args:
-            assert _without_timings(remote.stdout) == _without_timings(local.stdout)
+            assert without_timings(remote.stdout) == without_timings(local.stdout)
         else:
             assert remote.stdout == local.stdout
             assert remote.stdout.strip()
@@ -328,8 +304,8 @@ def test_cli_batch_through_the_server_equals_the_local_batch(served, tmp_path):
     remote = _cli(args)
     assert served.requests == before + 3  # a, b and c (refused: empty); d and e fail before sending
     local = _cli([*args, "--no-server"])
-    answers = _without_timings(remote.stdout)
-    assert answers == _without_timings(local.stdout)
+    answers = without_timings(remote.stdout)
+    assert answers == without_timings(local.stdout)
     assert [a["id"] for a in answers] == ["a", "b", "c", "d", "e", None]
     assert "empty" in answers[2]["error"] and "since" in answers[3]["error"]
     assert "line 6" in answers[5]["error"]

@@ -7,7 +7,6 @@ A real server (its own thread, a loopback port) over a real indexed notebook vau
 
 from __future__ import annotations
 
-import http.client
 import json
 import subprocess
 import sys
@@ -17,6 +16,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 from notebook_fixture import SIDECAR_DIMENSIONS, sidecar_vector, write_notebook, write_sidecars
+from serve_helpers import raw_request, without_timings
 
 from memsearch.api import index_vault
 from memsearch.cli import main
@@ -57,22 +57,7 @@ def files(tmp_path_factory) -> dict[str, Path]:
 
 
 def _post(server: Server, body: object) -> tuple[int, dict]:
-    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
-    try:
-        headers = {"Authorization": f"Bearer {server.token}", "Content-Type": "application/json"}
-        conn.request("POST", "/search", body=json.dumps(body).encode(), headers=headers)
-        response = conn.getresponse()
-        return response.status, json.loads(response.read())
-    finally:
-        conn.close()
-
-
-def _without_timings(text: str) -> list:
-    text = text.strip()
-    docs = [json.loads(text)] if text.startswith("{\n") else [json.loads(x) for x in text.splitlines()]
-    for doc in docs:
-        doc.get("health", {}).pop("timings_ms", None)
-    return docs
+    return raw_request(server, "POST", "/search", json.dumps(body).encode())
 
 
 def test_post_search_takes_vectors_with_or_without_a_query(served):
@@ -119,7 +104,7 @@ def test_cli_vector_search_goes_through_the_server_and_prints_what_a_local_searc
         assert local.exit_code == 0, local.output
         assert served.requests == before + 1, args
         if "--json" in args:
-            assert _without_timings(remote.stdout) == _without_timings(local.stdout)
+            assert without_timings(remote.stdout) == without_timings(local.stdout)
         else:
             assert remote.stdout == local.stdout
         assert MOMENT in remote.stdout.splitlines()[0] or MOMENT in remote.stdout
@@ -176,8 +161,8 @@ def test_batch_lines_carry_vectors_through_the_server_and_locally_alike(served, 
     assert remote.exit_code == 0, remote.output
     assert served.requests == before + 3  # a, b, and e (refused by the engine: its dimension)
     local = CliRunner().invoke(main, [*args, "--no-server"])
-    answers = _without_timings(remote.stdout)
-    assert answers == _without_timings(local.stdout)
+    answers = without_timings(remote.stdout)
+    assert answers == without_timings(local.stdout)
     assert [a["id"] for a in answers] == ["a", "b", "c", "d", "e", "f"]
     assert answers[0]["results"][0]["path"] == MOMENT and answers[1]["results"][0]["path"] == MOMENT
     assert answers[2]["error"].startswith("line 3: vectors.audio must be a non-empty list")
