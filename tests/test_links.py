@@ -24,6 +24,13 @@ NOTES = {
         "the season. Why we moved to the sensor from a timer is in\n[[sprout-flow-sensor]]\n"
     ),
     "journal/2025-03-02.md": "# 2025-03-02\n\nCleaned the filter of the kitchen tap.\n",
+    "reference/relay.md": (
+        "# Relay\n\n## Wiring\n\nThe relay wiring is drawn in [[relay]] and on [[relay-datasheet]].\n\n"
+        "## Mounting\n\nOn the DIN rail beside the meter.\n\n## Coil\n\nTwelve volts, 30 mA.\n\n"
+        "## Contacts\n\nRated 10 A at 250 V.\n\n## Housing\n\nGrey plastic, clip-on lid.\n\n"
+        "## Bought\n\nFrom the electrical wholesaler in 2023.\n\n"
+        "## Spares\n\nKeep two spare fuses in the drawer.\n"
+    ),
     "reference/wiki-syntax.md": (
         "# Wiki syntax\n\nHow a wikilink is written:\n\n```\nexample:\n\n"
         "the lag of the moving average: [[ema-filter]]\n```\n"
@@ -105,12 +112,13 @@ def test_a_paragraph_of_many_links_is_an_index_not_an_anchor(tmp_path):
 
 
 def test_links_to_nothing_indexed_and_to_the_file_itself_reach_nothing(index):
-    weights = term_weights("flow sensor turbine")
-    found = follow_links(index, weights, [_chunk_of(index, "reference/ema-filter.md")])
-    assert found == {}
-    allowed = None
-    found = follow_links(index, term_weights("smoothed reading"), [], allowed)
-    assert found == {}
+    """The relay's wiring links its own note (whose last section holds the fuses, far from the
+    wiring's words) and a sheet no note is: neither link reaches a passage."""
+    weights = term_weights("spare fuses in the drawer for the relay wiring datasheet")
+    wiring = min(
+        cid for cid, c in index.chunks.items() if c.path == "reference/relay.md" and "wiring" in c.text
+    )
+    assert follow_links(index, weights, [wiring]) == {}
 
 
 def test_the_graph_list_ranks_the_linked_note_and_explain_names_the_link(tmp_path):
