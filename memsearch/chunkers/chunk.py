@@ -38,7 +38,8 @@ from memsearch.scan import NOTEBOOK_SUFFIXES
 #: 2: a note's own name among its entities; aliases its prose defines.
 #: 3: keyword terms of Chinese, Japanese, Thai as bigrams, Korean without particles (the terms
 #: are kept per chunk: an index made before would not meet the queries of the new tokenizer).
-CHUNKER_VERSION = 3
+#: 4: Cyrillic and Greek words stemmed as Russian and Greek.
+CHUNKER_VERSION = 4
 
 STRATEGIES: dict[str, Callable[[Doc], list[Segment]]] = {
     "sections": sections.segments,
