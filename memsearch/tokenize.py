@@ -92,13 +92,14 @@ STOPWORDS = frozenset(
 # either is read by the other.
 _stemmer = snowballstemmer.stemmer("english")
 
-#: A word in one of these scripts is stemmed by the language that writes most text in it (Cyrillic:
-#: Russian; Greek): its inflections (холодильники, холодильник) then meet as one term. Every other
-#: word takes the English stemmer, whose rules leave a word of another Latin-script language mostly
-#: as written; which of those languages a word is in, its letters cannot say.
+#: A word written wholly in one of these scripts is stemmed by the language that writes most text in
+#: it (Cyrillic: Russian; Greek): its inflections (холодильники, холодильник) then meet as one term.
+#: A word that mixes in Latin letters or digits (pparα, 16α, an identifier) is no word of that
+#: language. Every other word takes the English stemmer, whose rules leave a word of another
+#: Latin-script language mostly as written; which of those languages it is, its letters cannot say.
 _SCRIPT_STEMMERS = (
-    (re.compile("[\u0400-\u04ff]"), snowballstemmer.stemmer("russian")),
-    (re.compile("[\u0370-\u03ff\u1f00-\u1fff]"), snowballstemmer.stemmer("greek")),
+    (re.compile("[\u0400-\u04ff\u0300-\u036f]+"), snowballstemmer.stemmer("russian")),
+    (re.compile("[\u0370-\u03ff\u1f00-\u1fff\u0300-\u036f]+"), snowballstemmer.stemmer("greek")),
 )
 
 
@@ -106,7 +107,7 @@ _SCRIPT_STEMMERS = (
 def _stem(word: str) -> str:
     if not word.isascii():
         for letters, stemmer in _SCRIPT_STEMMERS:
-            if letters.search(word) is not None:
+            if letters.fullmatch(word) is not None:
                 return stemmer.stemWord(word)
     return _stemmer.stemWord(word)
 

@@ -33,6 +33,8 @@ def test_cyrillic_and_greek_words_are_stemmed_in_their_language():
     assert set(tokenize("новые холодильники")) <= set(tokenize("Мы купили новый холодильник"))
     assert set(tokenize("κλειδιά")) == set(tokenize("κλειδί"))
     assert tokenize("signing keys") == ["sign", "key"]
+    # A word mixing Greek with Latin letters or digits is a name (PPARα, 16α), not Greek: whole.
+    assert tokenize("PPARα binds 16α") == ["pparα", "bind", "16α"]
 
 
 def test_the_script_stemmers_stem_as_the_pure_python_ones():
