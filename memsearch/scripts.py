@@ -21,6 +21,7 @@ _SCRIPTS: tuple[tuple[int, int, str], ...] = (
     (0x0E00, 0x0E7F, "Thai"),
     (0x1100, 0x11FF, "Korean Hangul"),
     (0x1E00, 0x1EFF, "Latin"),
+    (0x1F00, 0x1FFF, "Greek"),
     (0x3040, 0x30FF, "Japanese kana"),
     (0x3130, 0x318F, "Korean Hangul"),
     (0x3400, 0x4DBF, "Chinese characters"),

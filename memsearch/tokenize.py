@@ -26,6 +26,7 @@ from functools import lru_cache
 import snowballstemmer
 
 from memsearch import speedups
+from memsearch.scripts import script_of
 
 # A compound token: word characters joined by identifier punctuation (_ . - : / @ #), optional
 # leading '#' or '@', optional trailing "()" of a call.
@@ -97,17 +98,17 @@ _stemmer = snowballstemmer.stemmer("english")
 #: A word that mixes in Latin letters or digits (pparα, 16α, an identifier) is no word of that
 #: language. Every other word takes the English stemmer, whose rules leave a word of another
 #: Latin-script language mostly as written; which of those languages it is, its letters cannot say.
-_SCRIPT_STEMMERS = (
-    (re.compile("[\u0400-\u04ff\u0300-\u036f]+"), snowballstemmer.stemmer("russian")),
-    (re.compile("[\u0370-\u03ff\u1f00-\u1fff\u0300-\u036f]+"), snowballstemmer.stemmer("greek")),
-)
+_SCRIPT_STEMMERS = {"Cyrillic": snowballstemmer.stemmer("russian"), "Greek": snowballstemmer.stemmer("greek")}
 
 
 @lru_cache(maxsize=200_000)
 def _stem(word: str) -> str:
     if not word.isascii():
-        for letters, stemmer in _SCRIPT_STEMMERS:
-            if letters.fullmatch(word) is not None:
+        # Digits count as a script of their own ("other"); combining accents (U+0301) as none.
+        scripts = {script_of(ch) for ch in word if ch.isalnum()}
+        if len(scripts) == 1:
+            stemmer = _SCRIPT_STEMMERS.get(scripts.pop())
+            if stemmer is not None:
                 return stemmer.stemWord(word)
     return _stemmer.stemWord(word)
 
