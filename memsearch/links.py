@@ -31,7 +31,7 @@ from memsearch.entities import linked_notes, normalize_entity
 from memsearch.fences import unfenced_lines
 from memsearch.index.in_memory import IndexData
 from memsearch.models import Hit
-from memsearch.tokenize import tokenize
+from memsearch.tokenize import text_language, tokenize
 
 #: A line that opens a block of its own: a heading, a list item, a quote.
 _BLOCK_START = re.compile(r"^\s*(?:#{1,6}\s|[-*+]\s|\d{1,3}[.)]\s|>)")
@@ -79,13 +79,14 @@ def follow_links(
         chunk = index.chunks.get(chunk_id)
         if chunk is None or ("[[" not in chunk.text and "](" not in chunk.text):
             continue
-        header = set(tokenize(chunk.header))
+        language = text_language(chunk.text)  # the keyword index stemmed the chunk's words so
+        header = set(tokenize(chunk.header, language))
         for offset, block in _blocks(chunk.text):
             text = " ".join(line.strip() for line in block)
             names = linked_notes(text)
             if not names or len(names) > MAX_LINKS_PER_ANCHOR:
                 continue
-            words = frozenset(header.union(tokenize(text)) & weights.keys())
+            words = frozenset(header.union(tokenize(text, language)) & weights.keys())
             if not words:
                 continue
             # The line each link is on (a link broken over two lines: the paragraph's first).

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
+from typing import Protocol
 
-from memsearch.tokenize import tokenize
+from memsearch.tokenize import resolved_tokenize, tokenize
 
 #: What a scaffolding term still counts for: enough to break ties between real matches, never
 #: enough to make a hit by itself.
@@ -100,14 +101,32 @@ def is_scaffolding(term: str) -> bool:
     return term in _SCAFFOLD_TERMS
 
 
-def term_weights(text: str, glosses: Iterable[str] = ()) -> dict[str, float]:
+class Vocabulary(Protocol):
+    """What an index says of its terms: whether any chunk holds one, and any chunk of a language."""
+
+    def holds(self, term: str) -> bool: ...
+
+    def held_in(self, term: str, language: str) -> bool: ...
+
+
+def term_weights(
+    text: str, glosses: Iterable[str] = (), vocabulary: Vocabulary | None = None
+) -> dict[str, float]:
     """The query's keyword terms, each with its weight (a repeated term counts again).
 
     Each gloss (what an alias of the query stands for) adds its terms sharing the weight of one
     word: the alias was one word of the question, its expansion must not outweigh the rest.
+    With the index's ``vocabulary``, a word no chunk holds as the query's language stems it
+    takes its stem in the language of the notes that hold it
+    (:func:`memsearch.tokenize.resolved_tokenize`).
     """
     weights: dict[str, float] = {}
-    for term in tokenize(text):
+    terms = (
+        tokenize(text)
+        if vocabulary is None
+        else resolved_tokenize(text, vocabulary.holds, vocabulary.held_in)
+    )
+    for term in terms:
         weights[term] = weights.get(term, 0.0) + (SCAFFOLD_WEIGHT if term in _SCAFFOLD_TERMS else 1.0)
     for gloss in glosses:
         terms = [t for t in tokenize(gloss) if t not in _SCAFFOLD_TERMS]

@@ -35,6 +35,7 @@ from memsearch.query_terms import asks_for_current, asks_for_event, informative,
 from memsearch.resonance import NONE, Evidence, judge
 from memsearch.retrieval import BackendCall
 from memsearch.scripts import main_script, script_shares
+from memsearch.tokenize import text_language
 
 STRATEGIES: tuple[str, ...] = ("semantic", "keyword", "graph", "time")
 #: A query vector's ranked list is named by its modality after this ("vector:audio"): one more
@@ -87,6 +88,27 @@ SCRIPT_SAMPLE_CHARS = 300
 #: walk's scores are steep by construction (direct mentions vs. hops), so its drop says nothing;
 #: its weight comes from the specificity of the entities the query names instead.
 CONFIDENCE_WEIGHTED = frozenset({"semantic", "keyword"})
+
+
+class IndexVocabulary:
+    """The index's keyword terms, and the languages of the chunks that hold them
+    (:class:`memsearch.query_terms.Vocabulary`)."""
+
+    #: Chunks read to tell a term's language: the first few that hold it say it.
+    CHUNKS_READ = 16
+
+    def __init__(self, index: IndexData) -> None:
+        self.index = index
+
+    def holds(self, term: str) -> bool:
+        return self.index.keyword.holds(term)
+
+    def held_in(self, term: str, language: str) -> bool:
+        chunks = self.index.chunks
+        return any(
+            cid in chunks and text_language(chunks[cid].text) == language
+            for cid in self.index.keyword.chunks_holding(term, self.CHUNKS_READ)
+        )
 
 
 @dataclass
@@ -220,6 +242,7 @@ def search_index(
     weights: dict[str, float] = {}
     coverage: dict[str, float] = {}  # how much of the query's informative weight a list's head holds
     query_weights: dict[str, float] = {}
+    vocabulary = IndexVocabulary(index)
     form_only = False  # the keyword text holds only the question's form
     missing_share: float | None = None
 
@@ -272,7 +295,7 @@ def search_index(
         timings["semantic"] = _ms(t)
     if "keyword" in wanted:
         t = time.perf_counter()
-        query_weights = term_weights(parsed.keyword_text, parsed.glosses)
+        query_weights = term_weights(parsed.keyword_text, parsed.glosses, vocabulary)
         form_only = bool(query_weights) and not informative(query_weights)
         if form_only:
             # Only the question's form is left ("what happened", once "last week" is the window):
@@ -296,7 +319,7 @@ def search_index(
         walked = index.graph.search(seeds, top_n, n_ids, allowed, tie_key=vault_order) if seeds else []
         # The links on the passages the text lists rank first (links.py); alone, the graph finds
         # those passages by their words itself.
-        link_terms = query_weights or term_weights(parsed.keyword_text, parsed.glosses)
+        link_terms = query_weights or term_weights(parsed.keyword_text, parsed.glosses, vocabulary)
         if informative(link_terms):
             starts = [h.chunk_id for name in ("keyword", "semantic") for h in lists.get(name, ())[:BRIDGES]]
             if "keyword" not in lists and "semantic" not in lists:

@@ -3,8 +3,10 @@
 ``sign_ed25519()`` yields ``sign_ed25519`` (exact jargon) plus ``sign`` and ``ed25519``
 (so a query for "ed25519 signing" still reaches it). ``#tag`` yields ``#tag`` and ``tag``;
 ``foo.bar`` yields ``foo.bar``, ``foo`` and ``bar``; ``signingKey`` yields ``signingkey``,
-``signing`` and ``key``. Plain words are lowercased, stopwords dropped and Snowball-stemmed
-(English), which is what BEIR's strong BM25 baselines do.
+``signing`` and ``key``. Plain words are lowercased, stopwords dropped and Snowball-stemmed, which
+is what BEIR's strong BM25 baselines do: in the language of their text (German, Spanish, French,
+Italian, Portuguese, Dutch, told by its function words: :mod:`memsearch.languages`), else English;
+Cyrillic and Greek words by their script.
 
 Scripts written without spaces between words (Chinese, Japanese, Thai: :data:`NGRAM_RANGES`) are
 cut into overlapping character bigrams (a run of one character is itself a term), for documents
@@ -20,12 +22,14 @@ from __future__ import annotations
 
 import re
 from collections import _count_elements  # type: ignore[attr-defined]
-from collections.abc import Callable
-from functools import lru_cache
+from collections.abc import Callable, Sequence
+from functools import lru_cache, partial
 
 import snowballstemmer
 
-from memsearch import speedups
+from memsearch import languages, speedups
+from memsearch.languages import DEFAULT as DEFAULT_LANGUAGE
+from memsearch.languages import LANGUAGES
 from memsearch.scripts import script_of
 
 # A compound token: word characters joined by identifier punctuation (_ . - : / @ #), optional
@@ -88,21 +92,21 @@ STOPWORDS = frozenset(
     """.split()  # noqa: SIM905
 )
 
-# With PyStemmer installed (a dependency) this is Snowball's C stemmer, else the pure-Python one: the
-# same algorithm and the same stems (tests/test_tokenize.py compares them), so an index built with
-# either is read by the other.
-_stemmer = snowballstemmer.stemmer("english")
+# With PyStemmer installed (a dependency) these are Snowball's C stemmers, else the pure-Python ones:
+# the same algorithm and the same stems (tests/test_tokenize.py compares them), so an index built
+# with either is read by the other. A text's words take its language's stemmer
+# (:mod:`memsearch.languages` tells it by the text's function words; English when they do not say).
+_STEMMERS = {name: snowballstemmer.stemmer(name) for name in LANGUAGES}
 
 #: A word written wholly in one of these scripts is stemmed by the language that writes most text in
 #: it (Cyrillic: Russian; Greek): its inflections (холодильники, холодильник) then meet as one term.
 #: A word that mixes in Latin letters or digits (pparα, 16α, an identifier) is no word of that
-#: language. Every other word takes the English stemmer, whose rules leave a word of another
-#: Latin-script language mostly as written; which of those languages it is, its letters cannot say.
+#: language. A Latin-script word takes the stemmer of its text's language.
 _SCRIPT_STEMMERS = {"Cyrillic": snowballstemmer.stemmer("russian"), "Greek": snowballstemmer.stemmer("greek")}
 
 
 @lru_cache(maxsize=200_000)
-def _stem(word: str) -> str:
+def _stem(word: str, language: str) -> str:
     if not word.isascii():
         # Digits count as a script of their own ("other"); combining accents (U+0301) as none.
         scripts = {script_of(ch) for ch in word if ch.isalnum()}
@@ -110,33 +114,40 @@ def _stem(word: str) -> str:
             stemmer = _SCRIPT_STEMMERS.get(scripts.pop())
             if stemmer is not None:
                 return stemmer.stemWord(word)
-    return _stemmer.stemWord(word)
+    return _STEMMERS[language].stemWord(word)
 
 
-#: Each raw token's terms, kept as a plain dict (a hit costs a third of an ``lru_cache`` hit, and
-#: chunking looks up every distinct token of every chunk); emptied when it reaches the bound.
-_EXPANSIONS: dict[str, tuple[str, ...]] = {}
+#: Each raw token's terms by language, kept as plain dicts (a hit costs a third of an ``lru_cache``
+#: hit, and chunking looks up every distinct token of every chunk); each emptied at the bound.
+_EXPANSIONS: dict[str, dict[str, tuple[str, ...]]] = {name: {} for name in LANGUAGES}
 _MAX_EXPANSIONS = 200_000
 
 
-def _expand(raw: str) -> tuple[str, ...]:
-    """All terms one raw token contributes, whole form first."""
-    got = _EXPANSIONS.get(raw)
+def _expand(raw: str, language: str = DEFAULT_LANGUAGE) -> tuple[str, ...]:
+    """All terms one raw token contributes in a text of ``language``, whole form first."""
+    cache = _EXPANSIONS[language]
+    got = cache.get(raw)
     if got is None:
-        if len(_EXPANSIONS) >= _MAX_EXPANSIONS:
-            _EXPANSIONS.clear()
-        got = _EXPANSIONS[raw] = _expansion(raw)
+        if len(cache) >= _MAX_EXPANSIONS:
+            cache.clear()
+        got = cache[raw] = _expansion(raw, language)
     return got
 
 
-def _expansion(raw: str) -> tuple[str, ...]:
+#: ``_expand`` for each language, as the compiled ``count_terms`` calls it (one argument).
+_EXPANDERS: dict[str, Callable[[str], tuple[str, ...]]] = {
+    name: partial(_expand, language=name) for name in LANGUAGES
+}
+
+
+def _expansion(raw: str, language: str) -> tuple[str, ...]:
     if raw.isascii():  # str.isascii is a flag check: English pays no regex here
-        return _spaced_expansion(raw)
+        return _spaced_expansion(raw, language)
     if _NGRAM_CHAR.match(raw) is not None:
         return (raw,)  # a bigram (or a lone character) of unspaced script: a term as it is
     if _HANGUL.search(raw) is not None:
-        return _korean_expansion(raw)
-    return _spaced_expansion(raw)
+        return _korean_expansion(raw, language)
+    return _spaced_expansion(raw, language)
 
 
 def is_character_bigram(term: str) -> bool:
@@ -166,12 +177,12 @@ def strip_korean_particle(word: str) -> str:
     return word
 
 
-def _korean_expansion(raw: str) -> tuple[str, ...]:
+def _korean_expansion(raw: str, language: str) -> tuple[str, ...]:
     word = strip_korean_particle(raw)
     if _HANGUL.search(word) is None:
-        return _spaced_expansion(word)  # an identifier or English word with a particle: "API를"
+        return _spaced_expansion(word, language)  # an identifier or English word with a particle: "API를"
     if _HANGUL_WORD.fullmatch(word) is None:
-        return _spaced_expansion(word)  # Hangul mixed with Latin or digits: as a spaced word
+        return _spaced_expansion(word, language)  # Hangul mixed with Latin or digits: as a spaced word
     if len(word) < 3:
         return (word,)
     # A long word is often a compound written without a space (예산회의록): as its bigrams, like
@@ -179,36 +190,77 @@ def _korean_expansion(raw: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(word[i : i + 2] for i in range(len(word) - 1)))
 
 
-def _spaced_expansion(raw: str) -> tuple[str, ...]:
+def _spaced_expansion(raw: str, language: str) -> tuple[str, ...]:
     word = raw[:-2] if raw.endswith("()") else raw
     lower = word.lower()
     parts = _PARTS.findall(word)
     simple = len(parts) == 1 and parts[0] == word
     if simple:
-        camel = _CAMEL.findall(word)
+        # camelCase is an identifier's, and its pattern knows only ASCII letters: in "Fahrräder"
+        # or "réunion" it would cut the word at its accented letter ("fahrr", "der"; "r", "union").
+        camel = _CAMEL.findall(word) if word.isascii() else ()
         if len(camel) > 1 and not word.isupper():
             whole = lower
-            return (whole, *(_stem(p.lower()) for p in camel if p.lower() not in STOPWORDS))
+            return (whole, *(_stem(p.lower(), language) for p in camel if p.lower() not in STOPWORDS))
         if lower in STOPWORDS:
             return ()
-        return (_stem(lower),)
+        return (_stem(lower, language),)
     terms = [lower]
     if lower.startswith(("#", "@")) and len(parts) == 1:
-        terms.append(_stem(parts[0].lower()))
+        terms.append(_stem(parts[0].lower(), language))
         return tuple(terms)
     for part in parts:
         p = part.lower()
         if p not in STOPWORDS:
-            terms.append(_stem(p))
+            terms.append(_stem(p, language))
     return tuple(dict.fromkeys(terms))
 
 
-def tokenize(text: str) -> list[str]:
-    """Terms for BM25, in order of appearance (repeats kept: they are term frequency)."""
+def tokenize(text: str, language: str | None = None) -> list[str]:
+    """Terms for BM25, in order of appearance (repeats kept: they are term frequency); Latin-script
+    words stemmed as ``language``, by default the language the text's own function words name."""
+    raws = raw_tokens(text)
+    if language is None:
+        language = languages.decide(languages.tally_tokens(raws)) or DEFAULT_LANGUAGE
     out: list[str] = []
     extend = out.extend
-    for raw in raw_tokens(text):
-        extend(_expand(raw[:MAX_TOKEN_CHARS]))
+    for raw in raws:
+        extend(_expand(raw[:MAX_TOKEN_CHARS], language))
+    return out
+
+
+def text_language(text: str) -> str:
+    """The language ``text``'s function words name (:mod:`memsearch.languages`), else English."""
+    return languages.decide(languages.tally_tokens(raw_tokens(text))) or DEFAULT_LANGUAGE
+
+
+def resolved_tokenize(
+    text: str, held: Callable[[str], bool], held_in: Callable[[str, str], bool]
+) -> list[str]:
+    """:func:`tokenize` for a query, where a word the index holds in none of its terms takes its
+    terms in another language, if a chunk written in that language holds them: ``held(term)``
+    says whether any chunk holds a term, ``held_in(term, language)`` whether a chunk of that
+    language does.
+
+    A query is often too short to say its language ("Wohnungen in Kreuzberg"), while the notes it
+    looks for were stemmed as theirs (``wohnung``). A word the index holds as the query's own
+    language stems it keeps that stem, so a query over an English vault is tokenized exactly as
+    :func:`tokenize` does it; a foreign stem that only English chunks hold by chance (German
+    ``routers`` is ``rout``) is no match.
+    """
+    raws = raw_tokens(text)
+    own = languages.decide(languages.tally_tokens(raws)) or DEFAULT_LANGUAGE
+    out: list[str] = []
+    for raw in raws:
+        raw = raw[:MAX_TOKEN_CHARS]
+        terms = _expand(raw, own)
+        if terms and not any(held(t) for t in terms):
+            for language in LANGUAGES:
+                other = _expand(raw, language)
+                if other != terms and any(held(t) and held_in(t, language) for t in other):
+                    terms = other
+                    break
+        out.extend(terms)
     return out
 
 
@@ -226,10 +278,30 @@ def raw_tokens(text: str) -> list[str]:
     return out
 
 
-def term_counts(text: str) -> dict[str, int]:
-    """``Counter(tokenize(text))`` as a plain dict: the same counts in the same order, from each
-    distinct raw token once (a chunk repeats its words: this is twice as fast as expanding each)."""
-    return _count_terms(_raw_token_counts(text), _EXPANSIONS, _expand)
+def term_counts(text: str, language: str | None = None) -> dict[str, int]:
+    """``Counter(tokenize(text, language))`` as a plain dict: the same counts in the same order, from
+    each distinct raw token once (a chunk repeats its words: this is twice as fast as expanding each)."""
+    raws = _raw_token_counts(text)
+    if language is None:
+        language = languages.decide(languages.tally(raws)) or DEFAULT_LANGUAGE
+    return _count_terms(raws, _EXPANSIONS[language], _EXPANDERS[language])
+
+
+def file_term_counts(texts: Sequence[str]) -> tuple[list[dict[str, int]], list[str]]:
+    """Each text's term counts and language, for the chunks of one file: a chunk whose own words do
+    not say its language (a short list item, a heading) takes the language of all of them together,
+    else English."""
+    raws = [_raw_token_counts(text) for text in texts]
+    tallies = [languages.tally(r) for r in raws]
+    found = [languages.decide(t) for t in tallies]
+    if None in found:
+        whole = languages.decide(languages.combined(tallies)) or DEFAULT_LANGUAGE
+        found = [language or whole for language in found]
+    chosen = [language or DEFAULT_LANGUAGE for language in found]
+    counts = [
+        _count_terms(r, _EXPANSIONS[lang], _EXPANDERS[lang]) for r, lang in zip(raws, chosen, strict=True)
+    ]
+    return counts, chosen
 
 
 def raw_token_counts_py(text: str) -> dict[str, int]:

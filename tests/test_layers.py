@@ -25,6 +25,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "memsearch.models",
             "memsearch.config",
             "memsearch.dates",
+            "memsearch.languages",
             "memsearch.tokenize",
             "memsearch.speedups",
             "memsearch.scripts",

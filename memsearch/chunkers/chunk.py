@@ -39,7 +39,8 @@ from memsearch.scan import NOTEBOOK_SUFFIXES
 #: 3: keyword terms of Chinese, Japanese, Thai as bigrams, Korean without particles (the terms
 #: are kept per chunk: an index made before would not meet the queries of the new tokenizer).
 #: 4: Cyrillic and Greek words stemmed as Russian and Greek.
-CHUNKER_VERSION = 4
+#: 5: Latin-script words stemmed in their text's language (German, Spanish, French, ...: memsearch.languages).
+CHUNKER_VERSION = 5
 
 STRATEGIES: dict[str, Callable[[Doc], list[Segment]]] = {
     "sections": sections.segments,

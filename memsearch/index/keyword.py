@@ -237,6 +237,15 @@ class KeywordIndex:
         arrays = self._posting_arrays(term) if n_docs else None
         return self.idf(n_docs, 0 if arrays is None else len(arrays[0]))
 
+    def holds(self, term: str) -> bool:
+        """Whether any chunk holds ``term``."""
+        return bool(len(self)) and self._posting_arrays(term) is not None
+
+    def chunks_holding(self, term: str, limit: int) -> list[int]:
+        """Up to ``limit`` of the chunks that hold ``term`` (the first in the index's order)."""
+        arrays = self._posting_arrays(term) if len(self) else None
+        return [] if arrays is None else arrays[0][:limit].tolist()
+
     def query_weight(self, query_terms: Mapping[str, float]) -> tuple[float, float]:
         """(total, missing): the query's weight (each term's weight times its idf) and the part of
         it in terms no chunk holds (they count at the highest idf: the rarest word of all).

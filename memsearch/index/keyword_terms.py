@@ -14,19 +14,22 @@ from memsearch import speedups
 from memsearch.config import Settings
 from memsearch.index.keyword import PackedTerms, pack_terms
 from memsearch.models import Chunk
-from memsearch.tokenize import term_counts
+from memsearch.tokenize import file_term_counts, term_counts
 
 
 def file_keyword_terms(chunks: list[Chunk], settings: Settings) -> list[PackedTerms]:
     """Term weights of each chunk of one file: its header and text, plus its neighbours' text at
-    a lower weight (each chunk's text tokenized once); packed as the keyword index keeps them."""
-    counts = [term_counts(chunk.text) for chunk in chunks]
-    headers: dict[str, dict[str, int]] = {}  # the chunks of a section share their header
+    a lower weight (each chunk's text tokenized once, its words stemmed in its language:
+    :func:`memsearch.tokenize.file_term_counts`); packed as the keyword index keeps them."""
+    counts, languages = file_term_counts([chunk.text for chunk in chunks])
+    # The chunks of a section share their header; it is stemmed in the language of its chunk.
+    headers: dict[tuple[str, str], dict[str, int]] = {}
     out = []
     for i, chunk in enumerate(chunks):
-        header = headers.get(chunk.header)
+        key = (chunk.header, languages[i])
+        header = headers.get(key)
         if header is None:
-            header = headers[chunk.header] = term_counts(chunk.header)
+            header = headers[key] = term_counts(chunk.header, languages[i])
         out.append(packed_terms(header, i, settings, counts))
     return out
 

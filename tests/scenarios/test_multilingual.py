@@ -188,3 +188,57 @@ def test_a_natural_cjk_question_whose_words_the_vault_holds_is_strong(engine, qu
     response = engine.search(question, k=3, now=NOW)
     assert response.signal.level == "strong", response.signal
     assert path in [r.path for r in response.results]
+
+
+# Latin-script languages: a note's words are stemmed in its language (memsearch.languages tells it
+# by the note's function words), and a query's word that no note holds in its English form meets
+# the notes that hold it in theirs.
+LATIN_NOTES = {
+    "reference/wohnung.md": "# Wohnung\n\nDie Rechnungen für die Heizung haben wir im Januar bezahlt. "
+    "Die Fahrräder der Kinder stehen jetzt im Keller, und sie sind wie neu.\n",
+    "journal/2024-07-02.md": "# 2024-07-02\n\nLos niños aprendieron a nadar en el lago. Reservamos las "
+    "habitaciones del hotel para la boda de mi hermana.\n",
+    "journal/2024-09-15.md": "# 2024-09-15\n\nNous avons déménagé dans le nouvel appartement et les "
+    "voisins sont très gentils. Les réunions du conseil sont le mardi.\n",
+    "journal/2024-10-01.md": "# 2024-10-01\n\nAbbiamo comprato delle biciclette nuove per le vacanze "
+    "in montagna, anche per i bambini.\n",
+    "reference/hiking.md": "# Hiking\n\nWe took the old route over the ridge and the new one along "
+    "the river; both are marked on the map.\n",
+}
+# Each query's words meet its note only in the note's language: the English stemmer leaves
+# Rechnungen, Fahrräder, aprender, habitación, déménagement, biciclette as other words.
+LATIN_QUERIES = [
+    ("Rechnung Heizungen", "reference/wohnung.md"),
+    ("neue Fahrrad", "reference/wohnung.md"),
+    ("aprender", "journal/2024-07-02.md"),
+    ("reservar habitación", "journal/2024-07-02.md"),
+    ("déménagement", "journal/2024-09-15.md"),
+    ("réunion", "journal/2024-09-15.md"),
+    ("bicicletta nuova", "journal/2024-10-01.md"),
+]
+
+
+@pytest.fixture(scope="module")
+def latin_engine(tmp_path_factory) -> Memsearch:
+    vault = tmp_path_factory.mktemp("latin") / "vault"
+    for name, text in LATIN_NOTES.items():
+        (vault / name).parent.mkdir(parents=True, exist_ok=True)
+        (vault / name).write_text(text, encoding="utf-8")
+    index_vault(vault)
+    return Memsearch(vault)
+
+
+@pytest.mark.parametrize(("query", "path"), LATIN_QUERIES)
+def test_an_inflected_word_meets_its_note_in_the_notes_language(latin_engine, query, path):
+    response = latin_engine.search(query, k=3, strategies=["keyword"], now=NOW)
+    assert [r.path for r in response.results][:1] == [path], query
+
+
+def test_a_foreign_stem_that_only_english_notes_hold_is_no_match(latin_engine):
+    # German stems "routers" as "rout", which is also English's stem of "route": the hiking note
+    # holds "rout" but is English, so the query's word stays unmatched (and says so).
+    response = latin_engine.search("routers", k=3, strategies=["keyword"], now=NOW, all_results=True)
+    assert "reference/hiking.md" not in [r.path for r in response.results]
+    assert latin_engine.search("route", k=3, strategies=["keyword"], now=NOW).results[0].path == (
+        "reference/hiking.md"
+    )
