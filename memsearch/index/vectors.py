@@ -17,8 +17,11 @@ Above that size, the graph an HNSW index answers from depends on the order its v
 A graph built from scratch (a clean build, a snapshot rebuilt at ``--at``) is built in one thread,
 rows in the order of a hash of their bytes (not of their chunk ids, which depend on the order files
 were indexed in), so the same vectors always give the same graph. An index run patches the graph it
-loaded instead (rebuilding it costs ~80 s at 100k vectors, on every run): such a graph may answer a
-few queries differently from a clean build's until the index is rebuilt (docs/versioning.md).
+loaded instead (rebuilding it costs ~80 s at 100k vectors, on every run). Either graph is asked for
+a few more candidates than the list holds (:data:`GRAPH_MARGIN`), and the list is cut from them by
+score, then by ``tie_key`` (the chunks' places in the vault), as the exact answer is: two graphs then
+differ only where one of them misses a member of the list, which a patched graph still may for a few
+queries until the index is rebuilt (docs/versioning.md).
 """
 
 from __future__ import annotations
@@ -43,6 +46,9 @@ HNSW_EF_SEARCH = 64
 #: the graph's filtered walk (a Python callback per visited node) 13.7 ms for a 17k-row fact-type
 #: filter, 3.1 ms for a 26k-row territory (its rows cluster in the graph), ~10 ms for 29k by date.
 EXACT_MAX_ROWS = 20_000
+#: Candidates the graph is asked for beyond k (at least; a quarter of k when that is more), so the
+#: list's cut is made by score and tie key over candidates rather than by the walk's order.
+GRAPH_MARGIN = 16
 #: Rows sampled to read a query's background similarity (a dot product each: ~0.1 ms at 384 dims).
 BACKGROUND_SAMPLE = 1024
 
@@ -218,7 +224,11 @@ class VectorIndex:
         if self._hnsw is None or self._dirty:
             self._build()
         n = self._n_live
-        k = min(k, n)
+        wanted = min(k, n)
+        # A few more than asked: the list is then cut by score and ``tie_key`` here, not by the
+        # graph's walk, so two graphs of the same vectors (one patched run by run, one built from
+        # scratch) give the same list wherever both find its members.
+        k = min(wanted + max(GRAPH_MARGIN, wanted // 4), n)
         self._hnsw.set_ef(max(HNSW_EF_SEARCH, k))
         flt = None
         if allowed is not None:
@@ -240,9 +250,10 @@ class VectorIndex:
             if allowed_n == 0:
                 return []
             labels, distances = self._hnsw.knn_query(query, k=min(k, allowed_n), filter=flt)
-        return [
-            Hit(int(label), float(1.0 - dist)) for label, dist in zip(labels[0], distances[0], strict=True)
-        ]
+        ids, scores = labels[0].astype(np.int64), 1.0 - distances[0]
+        keys = tie_key(ids) if tie_key is not None else ids
+        order = np.lexsort((keys, -scores))[:wanted]
+        return [Hit(int(ids[i]), float(scores[i])) for i in order]
 
     def background(self, query: np.ndarray) -> tuple[float, float]:
         """(mean, standard deviation) of the query's cosine to the vault's vectors at large.

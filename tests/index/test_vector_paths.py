@@ -199,3 +199,27 @@ def test_a_large_index_reads_its_background_without_hashing_every_vector(vault_v
     monkeypatch.setattr(vectors_module, "content_keys", every_row)
     _, std = index.background(vault_vectors[7])
     assert std > 0 and index.background_size() == vectors_module.BACKGROUND_SAMPLE
+
+
+def test_above_the_exact_size_a_tie_is_cut_in_vault_order_whichever_graph_answers(
+    vault_vectors, monkeypatch, tmp_path
+):
+    """With the graph answering (the build parameters the engine uses), two chunks of the same
+    text tie; a list cut through the tie keeps the one first in the vault, whether the graph was
+    patched run by run or built from scratch: the graph is asked for a few more candidates than
+    the list holds, and the list is cut by score and place, not in the order the walk met them."""
+    monkeypatch.setattr(vectors_module, "EXACT_MAX_ROWS", 0)
+    vault = vault_vectors.copy()
+    vault[1::10] = vault[::10][: len(vault[1::10])]  # every tenth chunk's text twice, at i and i + 1
+    built = [_clean(vault, tmp_path / "clean"), _incremental(vault, tmp_path)]
+    assert all(index.needs_graph() for index, _ in built)
+    for first in range(0, len(vault), 10):
+        for index, place in built:
+
+            def tie_key(ids: np.ndarray, place: dict[int, int] = place) -> np.ndarray:
+                return np.array([place[int(i)] for i in ids])
+
+            got = [place[h.chunk_id] for h in index.search(vault[first], 2, tie_key=tie_key)]
+            assert got == [first, first + 1], (first, got)
+            one = [place[h.chunk_id] for h in index.search(vault[first], 1, tie_key=tie_key)]
+            assert one == [first], (first, one)  # the cut runs through the tie
