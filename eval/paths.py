@@ -15,8 +15,9 @@ that end at the same vault state:
 
 Both homes share one embedding cache (copied in before each run, back after), so only the first
 run of all embeds. Then, for ``--queries`` SciFact claims, the semantic-only and the fused top-10
-lists of both indexes are compared as (path, start line, end line) lists; the count that differ
-is printed (it must be 0).
+lists of both indexes are compared as (path, start line, end line) lists, twice: after the index
+runs, and after ``reindex`` (the cron job, which rebuilds a graph that the runs patched) of the
+incremental home. The counts that differ are printed; after the reindex they must be 0.
 """
 
 from __future__ import annotations
@@ -99,6 +100,20 @@ def top(engine, query: str, strategies: tuple[str, ...] | None) -> list[tuple]:
     return [(r.path, r.start_line, r.end_line) for r in response.results]
 
 
+def compare(a, b, queries: list[str]) -> tuple[dict[str, int], list[dict]]:
+    """How many semantic and fused top-10 lists differ between two indexes, and a few examples."""
+    differ = {"semantic": 0, "fused": 0}
+    examples: list[dict] = []
+    for query in queries:
+        for label, strategies in (("semantic", ("semantic",)), ("fused", None)):
+            left, right = top(a, query, strategies), top(b, query, strategies)
+            if left != right:
+                differ[label] += 1
+                if len(examples) < 3:
+                    examples.append({"query": query, "list": label, "incremental": left, "clean": right})
+    return differ, examples
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -138,18 +153,20 @@ def main() -> int:
     for kind, step, n_files, run in runs:
         print(f"{kind} run {step}: {n_files} files, {run['seconds']} s", file=sys.stderr)
 
-    a, b = Memsearch(vault, index_dir=incremental), Memsearch(vault, index_dir=clean)
+    b = Memsearch(vault, index_dir=clean)
+    a = Memsearch(vault, index_dir=incremental)
     chunks = (len(a.index.chunks), len(b.index.chunks))
     vectors_n = (len(a.index.vectors), len(b.index.vectors))
-    differ = {"semantic": 0, "fused": 0}
-    examples = []
-    for query in queries:
-        for label, strategies in (("semantic", ("semantic",)), ("fused", None)):
-            left, right = top(a, query, strategies), top(b, query, strategies)
-            if left != right:
-                differ[label] += 1
-                if len(examples) < 3:
-                    examples.append({"query": query, "list": label, "incremental": left, "clean": right})
+    differ_runs, _ = compare(a, b, queries)
+    from memsearch.api import reindex
+
+    t = time.perf_counter()
+    report = reindex(vault, index_dir=incremental)
+    print(
+        f"reindex: {time.perf_counter() - t:.1f} s ({'; '.join(report.notes) or 'nothing to do'})",
+        file=sys.stderr,
+    )
+    differ, examples = compare(Memsearch(vault, index_dir=incremental), b, queries)
     from memsearch.index import vectors
 
     out = {
@@ -158,7 +175,8 @@ def main() -> int:
         "chunks (incremental, clean)": chunks,
         "vectors (incremental, clean)": vectors_n,
         "queries": len(queries),
-        "differ": differ,
+        "differ after the index runs": differ_runs,
+        "differ after reindex": differ,
         "examples": examples,
     }
     print(json.dumps(out, indent=1))

@@ -181,6 +181,8 @@ def reindex(
     """The cron job: bring the index up to date (incremental, idempotent; fills embedding gaps).
 
     As :func:`index_vault` with the embedder the index has; the commit names ``memsearch reindex``.
+    Above 20,000 vectors it also rebuilds from scratch a vector graph that updates patched, so the
+    answers are again those of a clean build of the same vault (docs/versioning.md).
     ``lock_timeout``: seconds to wait for another writer (0: give up at once, LockBusyError).
     """
     from memsearch.indexer import index_vault as run_index  # measured start-up cost (see above)
@@ -192,6 +194,7 @@ def reindex(
         embed=embed,
         lock_timeout=lock_timeout,
         what="memsearch reindex",
+        settle=True,
     )
 
 

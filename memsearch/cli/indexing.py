@@ -138,8 +138,9 @@ def reindex(
 ) -> None:
     """The cron job: bring VAULT's index up to date, quietly.
 
-    Incremental and idempotent; fills embedding gaps. Prints nothing when nothing changed, one
-    line when something did. Exit 0: done; 1: an error (the message says what to do); 3: indexed,
+    Incremental and idempotent; fills embedding gaps; rebuilds a vector graph that updates patched
+    (above 20,000 vectors), so answers are those of a clean build. Prints nothing when nothing
+    changed, one line when something did. Exit 0: done; 1: an error (the message says what to do); 3: indexed,
     but chunks still lack vectors (the embedder failed); 75: another writer held the lock.
     """
     waiting = {"lock_timeout": 0.0} if no_wait else {} if wait is None else {"lock_timeout": wait}

@@ -30,7 +30,7 @@ from memsearch.index.graph import EntityGraph
 from memsearch.index.in_memory import IndexData, check_gaps
 from memsearch.index.keyword import KeywordIndex
 from memsearch.index.temporal import TimeIndex
-from memsearch.index.vectors import VectorIndex
+from memsearch.index.vectors import VectorIndex, saved_graph_settled
 from memsearch.index.versioning import crashpoint
 from memsearch.models import Chunk, entry_dated, half_life_days
 from memsearch.paths import IndexLayout
@@ -54,13 +54,17 @@ def has_snapshot(home: Path, commit: str) -> bool:
     return (snapshots_dir(home) / commit / "meta.json").exists()
 
 
-def save_snapshot(home: Path, data: IndexData) -> Path:
-    """Write the derived index of ``data.commit`` (a whole folder, renamed into place at once)."""
+def save_snapshot(home: Path, data: IndexData, *, replace: bool = False) -> Path:
+    """Write the derived index of ``data.commit`` (a whole folder, renamed into place at once).
+
+    A snapshot that exists is kept, unless ``replace`` (its graphs settled since: the new one takes
+    its place whole; a reader that was loading the old one rebuilds from the commit).
+    """
     if not data.commit:
         raise ValueError("a snapshot needs the commit it derives from")
     root = snapshots_dir(home)
     target = root / data.commit
-    if (target / "meta.json").exists():
+    if (target / "meta.json").exists() and not replace:
         return target
     paths.tighten_private_dir(paths.IndexLayout(home).cache)
     paths.tighten_private_dir(root.parent)
@@ -87,6 +91,10 @@ def save_snapshot(home: Path, data: IndexData) -> Path:
         (staging / "meta.json").write_text(json.dumps({"commit": data.commit, "format": SNAPSHOT_FORMAT}))
         for child in staging.iterdir():
             os.chmod(child, 0o600)
+        if replace and target.exists():
+            aside = root / f".replaced-{os.getpid()}-{time.monotonic_ns()}"
+            target.rename(aside)
+            shutil.rmtree(aside, ignore_errors=True)
         try:
             staging.rename(target)
         except OSError:  # another process made this snapshot first: theirs is as good as ours
@@ -115,6 +123,16 @@ def snapshot_due(data: IndexData) -> bool:
         return True
     n_files = len(data.manifest.get("files", ()))
     return data.unsaved_files > max(SNAPSHOT_MIN_FILES, SNAPSHOT_SHARE * n_files)
+
+
+def graphs_settled(home: Path, commit: str) -> bool:
+    """Whether ``commit`` has a snapshot whose vector graphs (if any) were built from scratch, so
+    its answers depend on the vectors alone, not on the order updates came in."""
+    folder = snapshots_dir(home) / commit
+    if not (folder / "meta.json").exists():
+        return False
+    prefixes = [key.name[: -len("hnsw.key")] for key in folder.glob("*hnsw.key")]
+    return all(saved_graph_settled(folder, prefix) for prefix in prefixes)
 
 
 def load_snapshot(folder: Path, commit: str | None = None) -> IndexData:

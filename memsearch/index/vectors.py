@@ -17,11 +17,12 @@ Above that size, the graph an HNSW index answers from depends on the order its v
 A graph built from scratch (a clean build, a snapshot rebuilt at ``--at``) is built in one thread,
 rows in the order of a hash of their bytes (not of their chunk ids, which depend on the order files
 were indexed in), so the same vectors always give the same graph. An index run patches the graph it
-loaded instead (rebuilding it costs ~80 s at 100k vectors, on every run). Either graph is asked for
-a few more candidates than the list holds (:data:`GRAPH_MARGIN`), and the list is cut from them by
-score, then by ``tie_key`` (the chunks' places in the vault), as the exact answer is: two graphs then
-differ only where one of them misses a member of the list, which a patched graph still may for a few
-queries until the index is rebuilt (docs/versioning.md).
+loaded instead (rebuilding it costs ~80 s at 100k vectors, on every run); the reindex job settles a
+patched graph (:meth:`VectorIndex.settle`: built from scratch again, and saved marked so). Either
+graph is asked for a few more candidates than the list holds (:data:`GRAPH_MARGIN`), and the list is
+cut from them by score, then by ``tie_key`` (the chunks' places in the vault), as the exact answer
+is: two graphs then differ only where one of them misses a member of the list, which a patched graph
+still may for a few queries until it is settled (docs/versioning.md).
 """
 
 from __future__ import annotations
@@ -49,6 +50,9 @@ EXACT_MAX_ROWS = 20_000
 #: Candidates the graph is asked for beyond k (at least; a quarter of k when that is more), so the
 #: list's cut is made by score and tie key over candidates rather than by the walk's order.
 GRAPH_MARGIN = 16
+#: The second line of ``hnsw.key`` when the saved graph was built from scratch (a key of one line,
+#: as older indexes saved it, is a graph that updates may have patched).
+SETTLED_MARK = "built from scratch"
 #: Rows sampled to read a query's background similarity (a dot product each: ~0.1 ms at 384 dims).
 BACKGROUND_SAMPLE = 1024
 
@@ -88,6 +92,7 @@ class VectorIndex:
         self._row_of = np.full(0, -1, dtype=np.int64)  # chunk id -> row, -1 = no vector
         self._hnsw = None  # built lazily
         self._dirty = True
+        self._settled = False  # the graph was built from scratch and never patched since
         self._background: tuple[int, np.ndarray] | None = None  # (rows when sampled, sample)
 
     def __len__(self) -> int:
@@ -139,6 +144,7 @@ class VectorIndex:
         if self._hnsw is not None and not self._dirty:
             self._ensure_capacity(len(chunk_ids))
             self._hnsw.add_items(vectors, np.asarray(chunk_ids, dtype=np.int64))
+            self._settled = False
 
     def _grow(self, rows: int, ids: int) -> None:
         if rows > len(self._matrix) or not self._matrix.flags.writeable:
@@ -166,6 +172,7 @@ class VectorIndex:
             self._row_of[int(chunk_id)] = -1
             self._n_live -= 1
             if self._hnsw is not None:
+                self._settled = False
                 try:
                     self._hnsw.mark_deleted(int(chunk_id))
                 except RuntimeError:
@@ -187,12 +194,26 @@ class VectorIndex:
             # One thread (multi-threaded builds differ run to run): the same vectors then always
             # give the same graph, whatever path the index took and at `--at` an old commit.
             index.add_items(np.ascontiguousarray(matrix[order]), ids[order], num_threads=1)
-        self._hnsw, self._dirty = index, False
+        self._hnsw, self._dirty, self._settled = index, False, True
 
     def needs_graph(self) -> bool:
         """Whether queries go to the HNSW graph: above :data:`EXACT_MAX_ROWS` vectors (below, every
         query is answered exactly, as fast, and no graph is built or saved)."""
         return self._n_live > EXACT_MAX_ROWS
+
+    @property
+    def settled(self) -> bool:
+        """Whether the answers depend on the vectors alone: no graph is needed, or the graph is (or
+        will be, on first use) built from scratch, not patched by updates since it was built."""
+        return not self.needs_graph() or self._hnsw is None or self._dirty or self._settled
+
+    def settle(self) -> bool:
+        """Build the graph from scratch if updates patched it (the reindex job's work: ~80 s at
+        100k vectors, one thread); whether it was rebuilt."""
+        if self.settled:
+            return False
+        self._build()
+        return True
 
     def ready(self) -> None:
         """Build the HNSW graph now if one is needed and it is missing or stale (else the first
@@ -341,7 +362,8 @@ class VectorIndex:
         # As bytes: hnswlib takes the path as UTF-8 text, which a folder name that is not UTF-8
         # (a surrogate escape in Python) cannot be.
         self._hnsw.save_index(os.fsencode(folder / f"{prefix}hnsw.bin"))
-        (folder / f"{prefix}hnsw.key").write_text(_fingerprint(ids, matrix))
+        key = _fingerprint(ids, matrix)
+        (folder / f"{prefix}hnsw.key").write_text(f"{key}\n{SETTLED_MARK}" if self._settled else key)
 
     @classmethod
     def load(cls, folder: Path, dim: int, prefix: str = "") -> VectorIndex:
@@ -364,16 +386,23 @@ class VectorIndex:
         if n and len(np.unique(ids)) != n:
             raise ValueError("vector_ids.npy repeats a chunk id")
         key_file, graph_file = folder / f"{prefix}hnsw.key", folder / f"{prefix}hnsw.bin"
-        if graph_file.exists() and key_file.exists() and key_file.read_text() == _fingerprint(ids, matrix):
+        key = key_file.read_text().split("\n") if graph_file.exists() and key_file.exists() else [""]
+        if key[0] == _fingerprint(ids, matrix):
             import hnswlib
 
             try:
                 hnsw = hnswlib.Index(space="ip", dim=dim)
                 hnsw.load_index(os.fsencode(graph_file), max_elements=max(n, 16))
-                index._hnsw, index._dirty = hnsw, False
+                index._hnsw, index._dirty, index._settled = hnsw, False, SETTLED_MARK in key[1:]
             except RuntimeError:
                 index._dirty = True  # a corrupt cache is rebuilt from the vectors on first search
         return index
+
+
+def saved_graph_settled(folder: Path, prefix: str = "") -> bool:
+    """Whether the graph saved in ``folder`` (if any) was built from scratch, without loading it."""
+    key = folder / f"{prefix}hnsw.key"
+    return not key.exists() or SETTLED_MARK in key.read_text().split("\n")[1:]
 
 
 def content_keys(matrix: np.ndarray) -> np.ndarray:

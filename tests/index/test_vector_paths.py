@@ -223,3 +223,24 @@ def test_above_the_exact_size_a_tie_is_cut_in_vault_order_whichever_graph_answer
             assert got == [first, first + 1], (first, got)
             one = [place[h.chunk_id] for h in index.search(vault[first], 1, tie_key=tie_key)]
             assert one == [first], (first, one)  # the cut runs through the tie
+
+
+def test_a_patched_graph_settled_answers_as_a_clean_build(vault_vectors, narrow_graph, tmp_path):
+    """A graph that index runs patched answers some queries otherwise than one built from scratch;
+    settled (the reindex job's work), it is built from scratch and answers as a clean build, and
+    it says so after a save and a load."""
+    dim = vault_vectors.shape[1]
+    clean = _clean(vault_vectors, tmp_path / "clean")
+    incremental = _incremental(vault_vectors, tmp_path)
+    assert clean[0].settled and not incremental[0].settled
+    differ, approximate = _compare(vault_vectors, clean, incremental)
+    assert approximate > 0 and differ > 0  # what settling must undo, at this size and breadth
+    assert incremental[0].settle() and incremental[0].settled
+    assert _compare(vault_vectors, clean, incremental)[0] == 0
+    folder = tmp_path / "settled"
+    folder.mkdir()
+    incremental[0].save(folder)
+    again = VectorIndex.load(folder, dim)
+    assert vectors_module.saved_graph_settled(folder) and again.settled and not again.settle()
+    again.remove([next(iter(incremental[1]))])  # one update patches it again
+    assert not again.settled

@@ -8,9 +8,10 @@ import shutil
 import threading
 import time
 
-from memsearch.api import index_vault, log, open_index
+from memsearch.api import index_vault, log, open_index, reindex
 from memsearch.config import Settings
-from memsearch.index import loading
+from memsearch.index import loading, snapshots
+from memsearch.index import vectors as vectors_module
 from memsearch.lock import index_lock
 from memsearch.tool import MemoryTools
 from tests.versioning_helpers import NOW, results, write
@@ -259,3 +260,42 @@ def test_equal_cosines_break_the_same_after_file_by_file_updates_and_a_rebuild(t
     got = [r.path for r in a.search(question, k=5, now=NOW, strategies=["semantic"]).results]
     want = [r.path for r in b.search(question, k=5, now=NOW, strategies=["semantic"]).results]
     assert got == want == names[:5]
+
+
+def test_reindex_rebuilds_a_patched_graph_and_answers_as_a_clean_build(tmp_path, monkeypatch):
+    """Above the exact-search size, index runs patch the vector graph they loaded; the reindex job
+    rebuilds it from scratch, once, and the vault is then answered as a clean build answers it."""
+    monkeypatch.setattr(vectors_module, "EXACT_MAX_ROWS", 0)  # a graph at this size
+    monkeypatch.setattr(vectors_module, "HNSW_M", 4)
+    monkeypatch.setattr(vectors_module, "HNSW_EF_CONSTRUCTION", 8)
+    vault = tmp_path / "vault"
+    topics = ("the boiler", "cello lessons", "tomato seedlings", "the budget review", "apple cake")
+    for i in range(40):
+        write(
+            vault,
+            f"journal/2025-01-{i % 28 + 1:02d}-{i}.md",
+            f"# Day {i}\n\nNotes on {topics[i % 5]}, part {i}.\n",
+        )
+    index_vault(vault)
+    for i in range(0, 40, 3):  # edits, a rename and a deletion: the loaded graph is patched
+        write(vault, f"journal/2025-02-{i % 28 + 1:02d}-{i}.md", f"# Later {i}\n\nMore on {topics[i % 4]}.\n")
+        index_vault(vault)
+    (vault / "journal/2025-01-02-1.md").rename(vault / "journal/moved.md")
+    (vault / "journal/2025-01-03-2.md").unlink()
+    index_vault(vault)
+    assert not open_index(vault).index.vectors.settled
+    report = reindex(vault)
+    assert any("rebuilt from scratch" in note for note in report.notes), report.notes
+    engine = open_index(vault)
+    assert engine.index.vectors.settled
+    assert snapshots.graphs_settled(engine.index_home, engine.index.commit)
+    assert not any("rebuilt" in note for note in reindex(vault).notes)  # once: nothing patched since
+    clean = tmp_path / "clean"
+    shutil.copytree(vault, clean, ignore=shutil.ignore_patterns(".memsearch"))
+    index_vault(clean)
+    narrow = dataclasses.replace(Settings(), top_n=4)
+    a, b = open_index(vault, settings=narrow), open_index(clean, settings=narrow)
+    for topic in topics:
+        got = [(r.path, r.score) for r in a.search(topic, k=4, now=NOW, strategies=["semantic"]).results]
+        want = [(r.path, r.score) for r in b.search(topic, k=4, now=NOW, strategies=["semantic"]).results]
+        assert got == want, topic
