@@ -151,20 +151,25 @@ def _settle_graphs(index_home: Path, data: IndexData | None) -> str | None:
     An index run patches the graph it loaded (a rebuild costs ~80 s at 100k vectors: too slow for
     every write), and a patched graph may miss a few neighbours that one built from scratch finds,
     or the reverse. Rebuilt here, by the quiet cron job, an incrementally kept index answers as a
-    clean build of the same vault does.
+    clean build of the same vault does. Under the write lock (~80 s at 100k vectors, only when
+    something patched the graph): a forget must not purge a commit while its text is being saved
+    again as a snapshot. Never fails the run: what went wrong is its note.
     """
     commit = head_commit(index_home)
     if commit is None or snapshots.graphs_settled(index_home, commit):
         return None
-    if data is None or data.commit != commit:
-        data = load_commit(index_home, commit, cache=False)
-    rebuilt = [
-        index for index in (data.vectors, *data.modal.values()) if index is not None and index.settle()
-    ]
+    try:
+        if data is None or data.commit != commit:
+            data = load_commit(index_home, commit, cache=False)
+        rebuilt = [
+            index for index in (data.vectors, *data.modal.values()) if index is not None and index.settle()
+        ]
+        if rebuilt:
+            snapshots.save_snapshot(index_home, data, replace=True)
+    except Exception as exc:  # a cache: the answers stand as they are until the next reindex
+        return f"vector graph not rebuilt ({type(exc).__name__}: {exc}); the next reindex tries again"
     if not rebuilt:  # no graph (answered exactly), or one already built from scratch
         return None
-    with contextlib.suppress(OSError):  # a cache: the next run settles it again
-        snapshots.save_snapshot(index_home, data, replace=True)
     return f"vector graph rebuilt from scratch ({sum(len(index) for index in rebuilt)} vectors)"
 
 
