@@ -299,3 +299,25 @@ def test_reindex_rebuilds_a_patched_graph_and_answers_as_a_clean_build(tmp_path,
         got = [(r.path, r.score) for r in a.search(topic, k=4, now=NOW, strategies=["semantic"]).results]
         want = [(r.path, r.score) for r in b.search(topic, k=4, now=NOW, strategies=["semantic"]).results]
         assert got == want, topic
+
+
+def test_a_graph_that_cannot_be_rebuilt_leaves_the_reindex_done_and_says_why(tmp_path, monkeypatch):
+    """Settling is the cron job's extra: when it fails (here, memory runs out), the run still
+    succeeds, its note says what went wrong, and the next reindex tries again."""
+    monkeypatch.setattr(vectors_module, "EXACT_MAX_ROWS", 0)
+    vault = tmp_path / "vault"
+    for i in range(6):
+        write(vault, f"reference/note-{i}.md", f"# Note {i}\n\nThe heron came back to pond {i}.\n")
+    index_vault(vault)
+    write(vault, "reference/note-6.md", "# Note 6\n\nA kingfisher at the weir.\n")
+    index_vault(vault)  # the loaded graph is patched
+
+    def out_of_memory(self) -> None:
+        raise MemoryError("no room for a graph")
+
+    monkeypatch.setattr(vectors_module.VectorIndex, "_build", out_of_memory)
+    report = reindex(vault)
+    assert any("not rebuilt (MemoryError: no room for a graph)" in note for note in report.notes)
+    monkeypatch.undo()
+    monkeypatch.setattr(vectors_module, "EXACT_MAX_ROWS", 0)
+    assert any("rebuilt from scratch" in note for note in reindex(vault).notes)
