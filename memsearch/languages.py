@@ -115,3 +115,8 @@ def combined(tallies: Iterable[Mapping[str, int]]) -> dict[str, int]:
         for language, n in counts.items():
             out[language] = out.get(language, 0) + n
     return out
+
+
+def display_name(name: str) -> str:
+    """A language or script as a sentence names it: ``german`` is German, ``Korean Hangul`` stays."""
+    return name[:1].upper() + name[1:]

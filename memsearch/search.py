@@ -5,6 +5,7 @@ from __future__ import annotations
 import bisect
 import math
 import time
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -19,6 +20,8 @@ from memsearch.fusion import Fused, FusedList, list_confidence, max_possible, rr
 from memsearch.index.backend import Retrieval
 from memsearch.index.in_memory import IndexData
 from memsearch.index.vectors import VectorIndex
+from memsearch.languages import DEFAULT as DEFAULT_LANGUAGE
+from memsearch.languages import display_name
 from memsearch.links import BRIDGES, Anchor, anchor_hits, follow_links
 from memsearch.models import (
     Chunk,
@@ -35,7 +38,7 @@ from memsearch.query_terms import asks_for_current, asks_for_event, informative,
 from memsearch.resonance import NONE, Evidence, judge
 from memsearch.retrieval import BackendCall
 from memsearch.scripts import main_script, script_shares
-from memsearch.tokenize import text_language
+from memsearch.tokenize import language_of, text_language
 
 STRATEGIES: tuple[str, ...] = ("semantic", "keyword", "graph", "time")
 #: A query vector's ranked list is named by its modality after this ("vector:audio"): one more
@@ -83,6 +86,9 @@ WELL_COVERED = 0.5
 OTHER_SCRIPT_SHARE = 1 / 3
 #: How much of a passage its scripts are read from (its opening, like the query's own script).
 SCRIPT_SAMPLE_CHARS = 300
+#: The passages nearest in meaning whose languages say whether an English-only embedder is reading
+#: mostly other languages.
+NEAREST_READ = 10
 
 #: Lists weighed by their own confidence (the drop from their first to their tenth score). The graph
 #: walk's scores are steep by construction (direct mentions vs. hops), so its drop says nothing;
@@ -274,7 +280,7 @@ def search_index(
                 query_embedding.vector, top_n, allowed, parsed.filters, vault_order
             )
             ran.append("semantic")
-            if note := english_only_note(index, asked_in):
+            if note := english_only_note(index, asked_in, lists["semantic"]):
                 notes.append(note)
             gaps = len(index.manifest.get("gaps", []))
             if gaps:
@@ -507,19 +513,35 @@ def nearest_in_other_script(index: IndexData, hits: Sequence[Hit] | None, asked:
     return next((name for name in others if name not in (asked, "other")), None)
 
 
-def english_only_note(index: IndexData, asked: str | None) -> str | None:
-    """What to say when a query is written (``asked``) outside the Latin script and the index's
-    embedder knows only English: its semantic list is near noise, and it cannot reach across
-    languages."""
+def english_only_note(index: IndexData, asked: str | None, hits: Sequence[Hit] | None) -> str | None:
+    """What to say when the index's embedder knows only English and the query is written outside
+    the Latin script, or most of the passages nearest in meaning (``hits``) are written in another
+    language: its vectors for such text are near noise, and it cannot reach across languages."""
     info = index.manifest.get("embedder", {})
-    if asked in (None, "Latin", "other") or not info.get("fingerprint"):
+    if not info.get("fingerprint") or is_multilingual(info.get("details")):
         return None
-    if is_multilingual(info.get("details")):
+    spec = info.get("spec") or info.get("name")
+    advice = (
+        f"for a multilingual embedder, `{MULTILINGUAL_INSTALL}`, then"
+        f" `memsearch index VAULT --embedder {MULTILINGUAL_EMBEDDER}`"
+    )
+    if asked not in (None, "Latin", "other"):
+        return (
+            f"the query is written in {asked} while the embedder ({spec}) knows only English: meaning"
+            f" is matched poorly and never across languages; {advice}"
+        )
+    nearest = [
+        index.chunks[h.chunk_id].text for h in (hits or ())[:NEAREST_READ] if h.chunk_id in index.chunks
+    ]
+    written = Counter(language_of(text, SCRIPT_SAMPLE_CHARS) for text in nearest)
+    foreign = sum(n for language, n in written.items() if language != DEFAULT_LANGUAGE)
+    if not nearest or 2 * foreign < len(nearest):
         return None
+    most = next(language for language, _ in written.most_common() if language != DEFAULT_LANGUAGE)
     return (
-        f"the query is written in {asked} while the embedder ({info.get('spec') or info.get('name')})"
-        f" knows only English: meaning is matched poorly and never across languages; for"
-        f" {MULTILINGUAL_INSTALL} then `memsearch index VAULT --embedder {MULTILINGUAL_EMBEDDER}`"
+        f"most passages nearest in meaning are written in {display_name(most)}, but the"
+        f" embedder ({spec}) knows only English: meaning is matched poorly and never across"
+        f" languages; {advice}"
     )
 
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 from collections import _count_elements  # type: ignore[attr-defined]
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache, partial
 
 import snowballstemmer
@@ -232,6 +232,52 @@ def tokenize(text: str, language: str | None = None) -> list[str]:
 def text_language(text: str) -> str:
     """The language ``text``'s function words name (:mod:`memsearch.languages`), else English."""
     return languages.decide(languages.tally_tokens(raw_tokens(text))) or DEFAULT_LANGUAGE
+
+
+def language_of(text: str, max_chars: int = 300) -> str:
+    """What ``text`` is written in, read from its opening: a script other than Latin that holds a
+    third of its letters or more ("Chinese characters", "Cyrillic"; a third, not the most: one
+    Chinese character says about what a short English word does, so a Chinese note quoting an
+    identifier has more Latin letters), else the language its function words name, English when
+    they name none (a short note that says too little is taken as English)."""
+    piece = text[:max_chars]
+    counts: dict[str, int] = {}
+    for ch in piece:
+        if ch.isalpha():
+            name = script_of(ch)
+            counts[name] = counts.get(name, 0) + 1
+    letters = sum(counts.values())
+    others = sorted((n, name) for name, n in counts.items() if name not in ("Latin", "other"))
+    if others and others[-1][0] * 3 >= letters:
+        return others[-1][1]
+    return text_language(piece)
+
+
+def language_shares(texts: Iterable[str], max_chars: int = 2_000_000) -> dict[str, float]:
+    """Each language's share of the letters of ``texts`` (read up to ``max_chars`` in all), largest
+    first: letters outside the Latin script count for their script, Latin letters for the language
+    their text's function words name (English when they name none); {} without letters."""
+    counts: dict[str, int] = {}
+    budget = max_chars
+    for text in texts:
+        piece = text[:budget]
+        budget -= len(piece)
+        latin = 0
+        for ch in piece:
+            if ch.isalpha():
+                name = script_of(ch)
+                if name == "Latin":
+                    latin += 1
+                else:
+                    counts[name] = counts.get(name, 0) + 1
+        if latin:
+            language = text_language(piece)
+            counts[language] = counts.get(language, 0) + latin
+        if budget <= 0:
+            break
+    total = sum(counts.values())
+    ranked = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+    return {name: n / total for name, n in ranked} if total else {}
 
 
 def resolved_tokenize(

@@ -149,3 +149,24 @@ def test_doctor_is_quiet_about_languages_for_an_english_vault_or_a_multilingual_
     assert chosen["languages"]["non_latin_share"] == 1.0
     assert chosen["languages"]["english_only_embedders"] == []
     assert not [p for p in chosen["problems"] if "Latin script" in p]
+
+
+def test_doctor_says_when_the_vault_is_written_in_other_latin_script_languages(tmp_path):
+    """German and Spanish are in the Latin script, yet an English-only embedder reads them as
+    poorly: the vault's function words tell their language (memsearch.languages)."""
+    vault = tmp_path / "vault"
+    vault.mkdir()
+    (vault / "wohnung.md").write_text(
+        "Wir sind in die neue Wohnung gezogen. Die Kaution haben wir schon überwiesen, und der"
+        " Vermieter ist sehr nett.\n"
+    )
+    (vault / "boda.md").write_text("Reservamos las habitaciones del hotel para la boda de mi hermana.\n")
+    (vault / "boiler.md").write_text("The boiler was serviced in February.\n")
+    report = diagnose(vault)
+    languages = report["languages"]
+    assert languages["scripts"] == {"Latin": 1.0} and languages["non_english_share"] > 0.5
+    assert {"german", "spanish", "english"} == set(languages["languages"])
+    advice = [p for p in report["problems"] if "is not English" in p]
+    assert len(advice) == 1 and "German" in advice[0] and "Spanish" in advice[0]
+    assert "minilm knows only English" in advice[0] and "--embedder e5-multilingual" in advice[0]
+    assert not [p for p in diagnose(vault, embedder="e5-multilingual")["problems"] if "English" in p]

@@ -193,3 +193,15 @@ def test_an_accented_word_is_not_cut_as_camel_case_at_its_accent():
     # The camelCase split knows ASCII letters only: "réunion" had become "réunion", "r", "union".
     assert tokenize("réunion Fahrräder naïveté", "english") == ["réunion", "fahrräder", "naïveté"]
     assert tokenize("signingKey") == ["signingkey", "sign", "key"]
+
+
+def test_a_text_is_written_in_its_script_or_in_the_language_its_function_words_name():
+    from memsearch.tokenize import language_of, language_shares
+
+    assert language_of("今天我们讨论了签名密钥，用sign_ed25519()签名。") == "Chinese characters"
+    assert language_of("Wir sind in die neue Wohnung gezogen, und sie ist sehr schön.") == "german"
+    assert language_of("Zwei Fahrräder gekauft.") == "english"  # too short to tell: English
+    assert language_of("The Tokyo trip: 東京") == "english"  # a name in another script is quoted
+    shares = language_shares(["我家的猫很可爱", "Wir haben die Wohnung gestern gesehen und sie ist schön."])
+    assert list(shares) == ["german", "Chinese characters"] and abs(sum(shares.values()) - 1) < 1e-9
+    assert language_shares(["123 !!"]) == {}

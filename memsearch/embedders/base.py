@@ -24,9 +24,10 @@ from memsearch.errors import EmbedderError
 #: report name them when a vault is written outside the Latin script).
 MULTILINGUAL_EMBEDDER = "e5-multilingual"
 MULTILINGUAL_INSTALL = "pip install 'memsearch-vault[multilingual]'"
-#: The share of a vault's letters outside the Latin script from which an English-only embedder is
-#: worth saying so: its vectors for such text are near noise (all-MiniLM-L6-v2 learnt English).
-NON_LATIN_ADVICE_SHARE = 0.2
+#: The share of a vault's letters outside the Latin script, or in another language than English,
+#: from which an English-only embedder is worth saying so: its vectors for such text are near noise
+#: (all-MiniLM-L6-v2 learnt English).
+NON_ENGLISH_ADVICE_SHARE = 0.2
 
 
 def is_multilingual(details: dict[str, Any] | None) -> bool:

@@ -15,13 +15,16 @@ from memsearch.embedders import choose_embedder, embedder_for, index_manifest_em
 from memsearch.embedders.base import (
     MULTILINGUAL_EMBEDDER,
     MULTILINGUAL_INSTALL,
-    NON_LATIN_ADVICE_SHARE,
+    NON_ENGLISH_ADVICE_SHARE,
     is_multilingual,
 )
 from memsearch.index.embedding_cache import EmbeddingCache, EmbedOutcome, embed_texts_with_cache
 from memsearch.indexer.report import Progress
+from memsearch.languages import DEFAULT as DEFAULT_LANGUAGE
+from memsearch.languages import display_name
 from memsearch.paths import IndexLayout
 from memsearch.scripts import non_latin_share
+from memsearch.tokenize import language_shares
 
 
 @dataclass
@@ -176,17 +179,25 @@ ADVICE_SAMPLE_CHUNKS = 500
 
 def language_advice(texts: list[str], info: dict, vault: Path) -> str | None:
     """A note for the index report when much of the text this run indexed is outside the Latin
-    script while the index's embedder knows only English (None otherwise, or with no embedder)."""
+    script, or in another language than English, while the index's embedder knows only English
+    (None otherwise, or with no embedder)."""
     if not texts or not info.get("fingerprint") or is_multilingual(info.get("details")):
         return None
     # A sample spread over the run's chunks is enough for a share (a full first index reads 2 MB of
     # text for 10k chunks: ~0.1 s of regex on its own).
-    share = non_latin_share(texts[:: max(1, len(texts) // ADVICE_SAMPLE_CHUNKS)])
-    if share < NON_LATIN_ADVICE_SHARE:
-        return None
+    sample = texts[:: max(1, len(texts) // ADVICE_SAMPLE_CHUNKS)]
+    share = non_latin_share(sample)
+    if share >= NON_ENGLISH_ADVICE_SHARE:
+        what = f"{share:.0%} of the letters indexed are outside the Latin script"
+    else:
+        shares = language_shares(sample)
+        others = {name: part for name, part in shares.items() if name != DEFAULT_LANGUAGE}
+        if sum(others.values()) < NON_ENGLISH_ADVICE_SHARE:
+            return None
+        named = ", ".join(f"{display_name(name)} {part:.0%}" for name, part in others.items())
+        what = f"{sum(others.values()):.0%} of the text indexed is not English ({named})"
     return (
-        f"{share:.0%} of the letters indexed are outside the Latin script, but {info.get('spec')} knows"
-        f" only English: semantic search misses those notes (keyword search finds them); for a"
-        f" multilingual embedder, `{MULTILINGUAL_INSTALL}` and"
+        f"{what}, but {info.get('spec')} knows only English: semantic search misses those notes"
+        f" (keyword search finds them); for a multilingual embedder, `{MULTILINGUAL_INSTALL}` and"
         f" `memsearch index {vault} --embedder {MULTILINGUAL_EMBEDDER}`"
     )

@@ -33,6 +33,19 @@ def test_the_index_report_says_when_an_english_only_embedder_indexes_chinese(tmp
     assert not _notes(index_vault(vault))  # nothing chunked again: said once
 
 
+def test_the_index_report_says_when_an_english_only_embedder_indexes_german_and_spanish(tmp_path):
+    vault = tmp_path / "vault"
+    vault.mkdir()
+    (vault / "wohnung.md").write_text(
+        "Wir sind in die neue Wohnung gezogen. Die Kaution haben wir schon überwiesen, und der"
+        " Vermieter ist sehr nett.\n"
+    )
+    (vault / "boda.md").write_text("Reservamos las habitaciones del hotel para la boda de mi hermana.\n")
+    advice = [n for n in index_vault(vault).notes if "is not English" in n]
+    assert len(advice) == 1 and "German" in advice[0] and "Spanish" in advice[0], advice
+    assert "minilm knows only English" in advice[0] and "--embedder e5-multilingual" in advice[0]
+
+
 def test_no_advice_for_english_text_or_a_multilingual_or_missing_embedder(tmp_path):
     vault = tmp_path / "vault"
     vault.mkdir()

