@@ -140,6 +140,38 @@ def list_confidence(hits: Sequence[Hit], depth: int = 10) -> float:
     return float(min(max((top - at_depth) / top, 0.0), 1.0))
 
 
+def semantic_lead(
+    confidence: Mapping[str, float],
+    *,
+    coverage: float | None,
+    keyword_drop: float,
+    standout: float | None,
+    well_covered: float = 0.5,
+    steep: float = 0.5,
+    stands_out: float = 3.0,
+    lead: float = 1.25,
+) -> dict[str, float]:
+    """The per-query confidences (mean 1) with the semantic list leading the keyword list when the
+    keyword list's confidence rests on a partial match.
+
+    A keyword head that holds under ``well_covered`` of the query's informative weight, with a drop
+    from first to tenth of at least ``steep``, is a passage that shares a word or two of the query
+    towering over passages that share one: the drop says the head is unlike the rest of the list,
+    not that it is what the query means. When, at the same time, the nearest passage in meaning
+    stands ``stands_out`` standard deviations above the query's cosine to the vault at large, the
+    semantic list gets at least ``lead`` and the keyword list at most ``2 - lead``. Any other query
+    (a keyword head holding most of the query, a flat keyword list, no clear semantic head) keeps
+    its confidences as they were.
+    """
+    out = dict(confidence)
+    if "semantic" not in out or "keyword" not in out or coverage is None or standout is None:
+        return out
+    if coverage < well_covered and keyword_drop >= steep and standout >= stands_out:
+        out["semantic"] = max(out["semantic"], lead)
+        out["keyword"] = min(out["keyword"], 2.0 - lead)
+    return out
+
+
 def max_possible(
     weights: Mapping[str, float], strategies: Sequence[str], k: int, max_territory_weight: float
 ) -> float:

@@ -114,3 +114,21 @@ def test_list_confidence_reads_the_drop_from_first_to_tenth():
     assert list_confidence([Hit(0, -0.2), Hit(1, -0.3)]) == 0.0
     scaled = [Hit(h.chunk_id, h.score * 7.5) for h in steep]
     assert list_confidence(scaled) == pytest.approx(list_confidence(steep))
+
+
+def test_semantic_lead_only_when_the_keyword_head_is_a_steep_partial_match():
+    from memsearch.fusion import semantic_lead
+
+    conf = {"semantic": 0.5, "keyword": 1.5, "graph": 1.0}
+    led = semantic_lead(conf, coverage=0.3, keyword_drop=0.6, standout=3.4)
+    assert led == {"semantic": 1.25, "keyword": 0.75, "graph": 1.0}
+    assert conf["keyword"] == 1.5  # the caller's dict is left alone
+    # a keyword head holding half the query or more, a flat keyword list, no clear semantic head
+    assert semantic_lead(conf, coverage=0.5, keyword_drop=0.6, standout=3.4) == conf
+    assert semantic_lead(conf, coverage=0.3, keyword_drop=0.4, standout=3.4) == conf
+    assert semantic_lead(conf, coverage=0.3, keyword_drop=0.6, standout=2.9) == conf
+    assert semantic_lead(conf, coverage=None, keyword_drop=0.6, standout=3.4) == conf
+    assert semantic_lead(conf, coverage=0.3, keyword_drop=0.6, standout=None) == conf
+    # never lowers a semantic list that already leads
+    ahead = {"semantic": 1.6, "keyword": 0.4}
+    assert semantic_lead(ahead, coverage=0.3, keyword_drop=0.6, standout=3.4) == ahead
