@@ -69,7 +69,7 @@ def judge(evidence: Evidence) -> Signal:
         # matched a memory kept in another, and the embedder that found one reads both.
         return Signal(
             THIN,
-            f"no word of the query is in the vault, but the passage nearest in meaning is written in"
+            f"no word of the query is in the vault, but passages near it in meaning are written in"
             f" another script ({e.other_script})",
             e,
         )

