@@ -153,6 +153,8 @@ class _Handler(BaseHTTPRequestHandler):
             raise _HTTPError(400, f"the body is not UTF-8 JSON ({exc})") from None
         except ValueError as exc:
             raise _HTTPError(400, f"the body is not valid JSON ({exc})") from None
+        except RecursionError:  # json's parser recurses once per bracket
+            raise _HTTPError(400, "the body is not valid JSON (nested too deeply)") from None
 
     def _send(self, status: int, answer: Any) -> None:
         body = json.dumps(answer, ensure_ascii=False).encode("utf-8")

@@ -459,6 +459,10 @@ class MemoryTools:
             arguments = dict(arguments or {})
         except (ValueError, TypeError) as exc:
             return failure(BadArgument(f"bad arguments: expected a JSON object ({exc})"), results=[])
+        except RecursionError:  # json's parser recurses once per bracket: 100k '[' end it
+            return failure(
+                BadArgument("bad arguments: expected a JSON object (nested too deeply)"), results=[]
+            )
         names = [key for key in arguments if not isinstance(key, str)]
         if names:
             return failure(

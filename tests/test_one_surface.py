@@ -34,6 +34,31 @@ def test_batch_honours_the_format(indexed_vault, tmp_path):
     assert json.loads(as_json.stdout.splitlines()[0])["id"] == "a"
 
 
+def test_batch_errors_follow_the_format_and_a_deeply_nested_line_is_one_lines_error(indexed_vault, tmp_path):
+    """A line that is not JSON (here 100,000 '[': json's parser recurses once per bracket) or that
+    holds a bad field is that line's error, named once, in the format asked for; the later lines
+    are answered."""
+    batch = tmp_path / "b.jsonl"
+    lines = [
+        "[" * 100_000,
+        json.dumps({"query": "signing keys", "k": "five"}),
+        json.dumps({"query": "ed25519"}),
+    ]
+    batch.write_text("\n".join(lines) + "\n")
+    as_json = _search(indexed_vault, "--batch", str(batch))
+    assert as_json.exit_code == 0, as_json.output
+    answers = [json.loads(line) for line in as_json.stdout.splitlines()]
+    assert answers[0]["error"] == "line 1: not a JSON object (nested too deeply)"
+    assert answers[1]["error"].startswith("line 2: k must be") and answers[2]["results"]
+    for fmt in ("files", "table"):
+        got = _search(indexed_vault, "--batch", str(batch), "--format", fmt)
+        assert got.exit_code == 0 and "{" not in got.stdout, got.stdout
+        assert got.stdout.count("# line") == 3 and ".md:" in got.stdout
+        errors = got.stderr.splitlines()
+        assert errors[0] == "line 1: not a JSON object (nested too deeply)", errors
+        assert errors[1].startswith("line 2: k must be") and "line 2: line 2" not in got.stderr
+
+
 def test_no_results_is_said_with_the_filters_reason(indexed_vault):
     got = _search(
         indexed_vault, "signing keys", "--format", "files", "--since", "2025-03-01", "--until", "2024-01-01"

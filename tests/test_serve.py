@@ -147,6 +147,8 @@ def test_a_request_without_the_token_is_refused(served, token):
 def test_bad_json_and_bad_fields_are_400_naming_the_problem(served):
     status, answer = raw_request(served, "POST", "/search", b'{"query": "x",')
     assert status == 400 and "not valid JSON" in answer["error"]
+    status, answer = raw_request(served, "POST", "/search", b'{"query":' + b"[" * 100_000 + b"}")
+    assert status == 400 and "nested too deeply" in answer["error"]  # was a 500
     status, answer = raw_request(served, "POST", "/search", b'["query"]')
     assert status == 400 and "JSON object" in answer["error"]
     for body, field in (

@@ -286,3 +286,13 @@ def test_a_new_commit_is_loaded_into_the_open_engine_with_the_vault_config_read_
     assert answer["results"][0]["path"] == "journal/2025-03-20.md"
     assert tools.engine() is engine  # refreshed in place (Memsearch.refresh), not reopened
     assert engine.settings == Settings().with_vault_config(vault_copy.resolve()) != before
+
+
+def test_a_deeply_nested_argument_string_answers_instead_of_raising(tools):
+    """json's parser recurses once per bracket: 100,000 of them raise RecursionError, which the
+    tool answers as a bad argument like any other JSON it cannot read."""
+    answer = tools.call("memory_search", '{"query":' + "[" * 100_000 + "}")
+    _readable(answer)
+    assert (
+        answer["ok"] is False and answer["code"] == "bad_argument" and "nested too deeply" in answer["error"]
+    )

@@ -232,39 +232,44 @@ def run_batch(
         if not raw.strip():
             continue
         request: Any = None
+        line_id: Any = None
         try:
             request = json.loads(raw.decode("utf-8") if isinstance(raw, bytes) else raw)
             if not isinstance(request, dict):
                 raise ValueError(f"each line must be a JSON object, not {type(request).__name__}")
             json.dumps(request, ensure_ascii=False).encode("utf-8")
         except UnicodeDecodeError as exc:
-            _batch_error(
+            out = _failed(
                 None, f"line {line_no}: not UTF-8 (its byte {exc.start}); write the batch file as UTF-8"
             )
-            continue
         except UnicodeEncodeError as exc:
-            _batch_error(
-                request.get("id") if isinstance(request, dict) and _plain(request.get("id")) else None,
+            line_id = request.get("id") if isinstance(request, dict) and _plain(request.get("id")) else None
+            out = _failed(
+                line_id,
                 f"line {line_no}: holds {exc.object[exc.start]!r}, a lone surrogate that is not text;"
                 " write the character itself",
             )
-            continue
+        except RecursionError:  # json's parser recurses once per bracket: a line of 100k '[' ends it
+            out = _failed(None, f"line {line_no}: not a JSON object (nested too deeply)")
         except ValueError as exc:
-            _batch_error(None, f"line {line_no}: not a JSON object ({exc})")
-            continue
-        line_id = request.get("id")
-        try:
-            query, n, options = search_arguments({**common, "k": k, **request}, k, strict=True)
-            out = {"id": line_id, **search_fn(query, n, options)}
-        except BadRequest as exc:
-            out = {"id": line_id, "error": f"line {line_no}: {exc}", "results": [], "health": {}}
-        except (MemsearchError, TypeError, ValueError) as exc:
-            out = {"id": line_id, "error": str(exc), "results": [], "health": {}}
+            out = _failed(None, f"line {line_no}: not a JSON object ({exc})")
+        else:
+            line_id = request.get("id")
+            try:
+                query, n, options = search_arguments({**common, "k": k, **request}, k, strict=True)
+                out = {"id": line_id, **search_fn(query, n, options)}
+            except BadRequest as exc:
+                out = _failed(line_id, f"line {line_no}: {exc}")
+            except (MemsearchError, TypeError, ValueError) as exc:
+                out = _failed(line_id, str(exc))
         if fmt in ("files", "table"):
             name = f"# line {line_no}" + (f" (id {line_id})" if line_id is not None else "")
-            click.echo(f"{name}: {request.get('query', '')}" if fmt == "table" else name)
+            query_text = request.get("query", "") if isinstance(request, dict) and "error" not in out else ""
+            click.echo(f"{name}: {query_text}" if fmt == "table" else name)
             if "error" in out:
-                click.echo(f"line {line_no}: {out['error']}", err=True)
+                message = out["error"]
+                prefix = f"line {line_no}: "
+                click.echo(message if message.startswith(prefix) else prefix + message, err=True)
             else:
                 print_response(out, fmt, explain)
             continue
@@ -279,8 +284,9 @@ def _plain(value: Any) -> bool:
     return True
 
 
-def _batch_error(line_id: Any, message: str) -> None:
-    click.echo(json.dumps({"id": line_id, "error": message, "results": [], "health": {}}, ensure_ascii=False))
+def _failed(line_id: Any, message: str) -> dict[str, Any]:
+    """A batch line's answer when it could not be searched: its id (if it could be read) and why."""
+    return {"id": line_id, "error": message, "results": [], "health": {}}
 
 
 @click.command("open")
