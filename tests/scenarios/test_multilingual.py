@@ -242,3 +242,17 @@ def test_a_foreign_stem_that_only_english_notes_hold_is_no_match(latin_engine):
     assert latin_engine.search("route", k=3, strategies=["keyword"], now=NOW).results[0].path == (
         "reference/hiking.md"
     )
+
+
+@pytest.mark.parametrize(
+    ("query", "path"),
+    [
+        ("駅", "journal/2025-03-10.md"),
+        ("饺", "journal/2025-03-01.md"),
+        ("审", "reference/release-pipeline.md"),
+    ],
+)
+def test_one_character_of_unspaced_text_finds_its_note_by_keyword(engine, query, path):
+    response = engine.search(query, k=3, strategies=["keyword"], now=NOW)
+    assert response.signal.level == "strong", response.signal
+    assert response.results and response.results[0].path == path
