@@ -25,6 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from memsearch.models import Hit
+from memsearch.query_terms import TermWeights
 from memsearch.tokenize import is_character_bigram, is_hiragana, is_unspaced_character
 
 #: Robertson/Lucene defaults; k1 bounds what repetition can earn, b normalises for length.
@@ -330,7 +331,10 @@ class KeywordIndex:
         it in terms no chunk holds (they count at the highest idf: the rarest word of all).
 
         ``total`` is also the score of a chunk of average length holding every term once, so a
-        hit's score over it is how much of the query it covers.
+        hit's score over it is how much of the query it covers. Of a name the query writes and its
+        gloss (:class:`~memsearch.query_terms.TermWeights`: 王磊 and the "Wang Lei" a note's aliases
+        make of it), a term no chunk holds counts as missing only in the share its other spelling's
+        terms are missing too: the word is in the vault under the other.
         """
         n_docs = len(self)
         total = missing = 0.0
@@ -345,6 +349,7 @@ class KeywordIndex:
             if is_character_bigram(term) and (arrays is not None or query_terms[term] < 1.0)
             for ch in term
         }
+        spelled_otherwise = _spelled_otherwise(query_terms, found)
         for term, weight in query_terms.items():
             arrays = found[term]
             part = weight * self.idf(n_docs, 0 if arrays is None else len(arrays[0]))
@@ -358,7 +363,7 @@ class KeywordIndex:
                         )
                         / 2
                     )
-                missing += part
+                missing += part * spelled_otherwise.get(term, 1.0)
         return total, missing
 
     def search(
@@ -497,6 +502,20 @@ class KeywordIndex:
         # Summed one by one in saved order, as the chunks were once added: the same avgdl to the bit.
         index._total_len = float(sum(index._doc_len[doc_ids].astype(np.float64).tolist()))
         return index
+
+
+def _spelled_otherwise(query_terms: Mapping[str, float], found: Mapping[str, object]) -> dict[str, float]:
+    """For each term of a name and its gloss (:class:`~memsearch.query_terms.TermWeights`), the
+    share of the other spelling's terms that no chunk holds: the least, if it is in several."""
+    if not isinstance(query_terms, TermWeights):
+        return {}
+    shares: dict[str, float] = {}
+    for written, gloss in query_terms.alternatives:
+        for side, other in ((written, gloss), (gloss, written)):
+            share = sum(found.get(term) is None for term in other) / len(other)
+            for term in side:
+                shares[term] = min(shares.get(term, 1.0), share)
+    return shares
 
 
 def _counts(terms: Iterable[str]) -> dict[str, int]:

@@ -281,3 +281,21 @@ def test_a_date_in_chinese_numerals_dates_its_section_and_names_its_window(tmp_p
         standard = engine.search(english, k=3, strategies=["time"], now=now)
         assert local.signal.level == "strong", (query, local.signal)
         assert [r.path for r in local.results] == [r.path for r in standard.results], query
+
+
+def test_a_name_the_vault_knows_by_its_alias_is_no_missing_word(tmp_path):
+    """A person note titled Wang Lei whose frontmatter says 王磊 is an alias: the query 王磊 finds
+    it by keyword and is `strong`, as Wang Lei is; without the alias the vault holds no 王磊."""
+    note = "# Wang Lei\n\nWang Lei leads the backend team.\n"
+    for aliased in (True, False):
+        vault = tmp_path / ("alias" if aliased else "plain")
+        (vault / "people").mkdir(parents=True)
+        (vault / "people/wang-lei.md").write_text(("---\naliases: [王磊]\n---\n" if aliased else "") + note)
+        (vault / "notes.md").write_text("# Notes\n\nThe release train leaves on Fridays.\n")
+        index_vault(vault)
+        response = Memsearch(vault).search("王磊", k=3, strategies=["keyword"], now=NOW)
+        if aliased:
+            assert response.signal.level == "strong", response.signal
+            assert [r.path for r in response.results] == ["people/wang-lei.md"]
+        else:
+            assert response.signal.level == "none" and not response.results
