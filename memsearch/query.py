@@ -9,6 +9,7 @@ from memsearch import dates
 from memsearch.errors import QueryError
 from memsearch.index.graph import EntityGraph
 from memsearch.models import FACT_TYPES
+from memsearch.query_terms import Gloss
 from memsearch.tokenize import tokenize
 
 MAX_QUERY_CHARS = 4000
@@ -39,7 +40,8 @@ class ParsedQuery:
     #: What each nickname or abbreviation of the query stands for (its entity key), and the
     #: nicknames and abbreviations of each full name it writes, searched as keywords beside it.
     #: (Embedding the query with its glosses was measured too: it pulled the entity's own note over
-    #: the answer about as often as it helped.)
+    #: the answer about as often as it helped.) Each is a :class:`~memsearch.query_terms.Gloss`
+    #: that knows the name it glosses.
     glosses: tuple[str, ...] = ()
 
 
@@ -83,7 +85,9 @@ def parse_query(
     # query's words alone cannot reach notes that use the full name; "Priya" for "Priya Raman"
     # needs no gloss (and one would pull the person's own note over what the query asks).
     glosses = [
-        key for written, key in named if key != written and not set(tokenize(written)) & set(tokenize(key))
+        Gloss(key, written)
+        for written, key in named
+        if key != written and not set(tokenize(written)) & set(tokenize(key))
     ]
     # The other way round: a query that writes the full name ("put to sleep", "the autoclave") must
     # reach notes that use the vault's abbreviation or nickname for it ("PTS", "Big Blue"). Its
@@ -93,7 +97,7 @@ def parse_query(
         if key == written:
             others = [a for a in graph.aliases_of(key) if not set(tokenize(a)) & words]
             if others:
-                glosses.append(" ".join(others))
+                glosses.append(Gloss(" ".join(others), written))
     return ParsedQuery(
         text, keyword_text or text, now_dt, window, entities, filters, tuple(dict.fromkeys(glosses))
     )

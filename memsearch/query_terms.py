@@ -101,6 +101,33 @@ def is_scaffolding(term: str) -> bool:
     return term in _SCAFFOLD_TERMS
 
 
+class Gloss(str):
+    """What a name the query writes stands for (or the vault's other names for it), searched as
+    keywords beside it; ``written`` is the name as the query writes it (``王磊`` for the gloss
+    ``wang lei``). The two are one word of the question in two spellings."""
+
+    written: str
+
+    def __new__(cls, text: str, written: str) -> Gloss:
+        gloss = super().__new__(cls, text)
+        gloss.written = written
+        return gloss
+
+    def __getnewargs__(self) -> tuple[str, str]:  # copied and pickled whole
+        return str(self), self.written
+
+
+class TermWeights(dict[str, float]):
+    """A query's term -> weight map (:func:`term_weights`), and which of its terms are other
+    spellings of one word: each pair of ``alternatives`` is the terms of a name the query writes
+    and the terms of its gloss. A word is missing from the vault only if it is missing in every
+    spelling (:meth:`memsearch.index.keyword.KeywordIndex.query_weight`)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.alternatives: list[tuple[tuple[str, ...], tuple[str, ...]]] = []
+
+
 class Vocabulary(Protocol):
     """What an index says of its terms: whether any chunk holds one, and any chunk of a language."""
 
@@ -109,29 +136,33 @@ class Vocabulary(Protocol):
     def held_in(self, term: str, language: str) -> bool: ...
 
 
-def term_weights(
-    text: str, glosses: Iterable[str] = (), vocabulary: Vocabulary | None = None
-) -> dict[str, float]:
+def term_weights(text: str, glosses: Iterable[str] = (), vocabulary: Vocabulary | None = None) -> TermWeights:
     """The query's keyword terms, each with its weight (a repeated term counts again).
 
     Each gloss (what an alias of the query stands for) adds its terms sharing the weight of one
     word: the alias was one word of the question, its expansion must not outweigh the rest.
     With the index's ``vocabulary``, a word no chunk holds as the query's language stems it
     takes its stem in the language of the notes that hold it
-    (:func:`memsearch.tokenize.resolved_tokenize`).
+    (:func:`memsearch.tokenize.resolved_tokenize`). A :class:`Gloss` that says which name of the
+    query it glosses makes the two ``alternatives`` of one word.
     """
-    weights: dict[str, float] = {}
-    terms = (
-        tokenize(text)
-        if vocabulary is None
-        else resolved_tokenize(text, vocabulary.holds, vocabulary.held_in)
-    )
-    for term in terms:
+
+    def terms_of(words: str) -> list[str]:
+        if vocabulary is None:
+            return tokenize(words)
+        return resolved_tokenize(words, vocabulary.holds, vocabulary.held_in)
+
+    weights = TermWeights()
+    for term in terms_of(text):
         weights[term] = weights.get(term, 0.0) + (SCAFFOLD_WEIGHT if term in _SCAFFOLD_TERMS else 1.0)
     for gloss in glosses:
         terms = [t for t in tokenize(gloss) if t not in _SCAFFOLD_TERMS]
         for term in terms:
             weights[term] = weights.get(term, 0.0) + 1.0 / len(terms)
+        if isinstance(gloss, Gloss) and terms:
+            written = tuple(t for t in dict.fromkeys(terms_of(gloss.written)) if t in weights)
+            if written:
+                weights.alternatives.append((written, tuple(dict.fromkeys(terms))))
     return weights
 
 

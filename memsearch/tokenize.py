@@ -150,6 +150,12 @@ def _expansion(raw: str, language: str) -> tuple[str, ...]:
     return _spaced_expansion(raw, language)
 
 
+def is_unspaced_character(term: str) -> bool:
+    """Whether ``term`` is one character of a script written without spaces (``猫``, ``駅``): the
+    index holds such a character only inside its bigrams, unless a run was that one character."""
+    return len(term) == 1 and _NGRAM_CHAR.match(term) is not None
+
+
 def is_character_bigram(term: str) -> bool:
     """Whether ``term`` is two characters of unspaced script (``签名``, ``東京``) or two Hangul
     syllables (``예산``; a longer Korean word is cut into such bigrams): terms that may be cut across

@@ -1,5 +1,7 @@
 """Query analysis: which words carry a question's information, and which only frame it."""
 
+import pytest
+
 from memsearch.index.keyword import KeywordIndex
 from memsearch.query_terms import (
     SCAFFOLD_WEIGHT,
@@ -60,3 +62,29 @@ def test_present_state_questions_and_past_ones_are_told_apart():
     assert not asks_for_current("What did we use before the new lab?")
     assert not asks_for_current("Which editor did I use in 2023?")
     assert not asks_for_current("Tell me about the trip")
+
+
+def test_a_name_and_its_gloss_are_one_word_missing_only_if_missing_in_both_spellings():
+    """王磊 is "Wang Lei" by a note's aliases, and only the latter is in any chunk's text: the
+    query's word is in the vault. So is "Wang Lei" when the vault writes only that spelling; a word
+    of the query with no other spelling is missing as before."""
+    from memsearch.query_terms import Gloss
+
+    index = KeywordIndex()
+    index.add(0, term_counts("Wang Lei leads the backend team."))
+    index.add(1, term_counts("The release train leaves on Fridays."))
+    for weights in (
+        term_weights("王磊", glosses=(Gloss("wang lei", written="王磊"),)),
+        term_weights("Wang Lei", glosses=(Gloss("王磊", written="wang lei"),)),
+    ):
+        total, missing = index.query_weight(weights)
+        assert total > 0 and missing == 0, weights
+    total, missing = index.query_weight(
+        term_weights("王磊 quantum", glosses=(Gloss("wang lei", written="王磊"),))
+    )
+    assert missing == pytest.approx(index.query_weight({"quantum": 1.0})[0])
+    # Neither spelling in the vault: the word is missing; a plain gloss (no name) pairs nothing.
+    total, missing = index.query_weight(term_weights("李娜", glosses=(Gloss("li na", written="李娜"),)))
+    assert missing == pytest.approx(total)
+    total, missing = index.query_weight(term_weights("王磊", glosses=("wang lei",)))
+    assert 0 < missing < total

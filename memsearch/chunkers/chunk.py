@@ -40,7 +40,8 @@ from memsearch.scan import NOTEBOOK_SUFFIXES
 #: are kept per chunk: an index made before would not meet the queries of the new tokenizer).
 #: 4: Cyrillic and Greek words stemmed as Russian and Greek.
 #: 5: Latin-script words stemmed in their text's language (German, Spanish, French, ...: memsearch.languages).
-CHUNKER_VERSION = 5
+#: 6: dates in Chinese numerals (a heading ``# 2025年三月一日`` dates its section).
+CHUNKER_VERSION = 6
 
 STRATEGIES: dict[str, Callable[[Doc], list[Segment]]] = {
     "sections": sections.segments,

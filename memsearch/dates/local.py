@@ -1,4 +1,4 @@
-"""Dates in local notation: Chinese and Japanese (2025年3月1日, 3月26日, 令和7年), Korean
+"""Dates in local notation: Chinese and Japanese (2025年3月1日, 2025年三月一日, 3月26日, 3月, 令和7年), Korean
 (2025년 3월 1일), German (1. März 2025), Spanish (26 de marzo de 2025), Russian (26 марта 2025),
 and the relative words most written in them (昨天, 先週, 지난주, letzte Woche, ayer, вчера).
 
@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta, tzinfo
 
 from memsearch.dates.spans import Span, day_span, month_span, shift_months, week_span, year_span
-from memsearch.dates.yearly import latest_not_after, month_day_resolver
+from memsearch.dates.yearly import latest_not_after, month_day_resolver, month_resolver
 
 #: Month names as dates spell them: German, Spanish, Russian (genitive, as after a day, and
 #: nominative, as before a year). A German day is followed by a dot, a Spanish one by "de", so
@@ -45,9 +45,29 @@ _LOCAL_MONTH = f"(?:{_GERMAN_MONTH}|{_SPANISH_MONTH}|{_RUSSIAN_MONTH})"
 
 #: Japanese eras with their first year: 令和7年 is 2025.
 _ERAS = {"令和": 2018, "平成": 1988, "昭和": 1925}
-_CJK_YEAR = r"(?:(?P<era>令和|平成|昭和)(?P<ey>\d{1,2}|元)|(?P<y>\d{4}))\s*[年년]"
-_CJK_MONTH = r"(?P<mo>\d{1,2})\s*[月월]"
-_CJK_DAY = r"(?P<d>\d{1,2})\s*(?:[日号號일])"
+#: Chinese numerals, as Chinese and Japanese dates also write them: a year digit by digit
+#: (二〇二五年), a month or day in tens (十二月, 二十六日).
+_HAN_DIGITS = {
+    "〇": 0,
+    "零": 0,
+    "一": 1,
+    "二": 2,
+    "三": 3,
+    "四": 4,
+    "五": 5,
+    "六": 6,
+    "七": 7,
+    "八": 8,
+    "九": 9,
+}
+_HAN_YEAR = "[〇零一二三四五六七八九]{4}"
+_HAN_MONTH = "十[一二]?|[一二三四五六七八九]"
+_HAN_DAY = "[二三]?十[一二三四五六七八九]?|[一二三四五六七八九]"
+_CJK_YEAR = rf"(?:(?P<era>令和|平成|昭和)(?P<ey>\d{{1,2}}|元|{_HAN_DAY})|(?P<y>\d{{4}}|{_HAN_YEAR}))\s*[年년]"
+_CJK_MONTH = rf"(?P<mo>\d{{1,2}}|{_HAN_MONTH})\s*[月월]"
+_CJK_DAY = rf"(?P<d>\d{{1,2}}|{_HAN_DAY})\s*(?:[日号號일])"
+#: Where a month written in figures cannot begin: inside a longer number (十二月 is not 二月).
+_NOT_IN_NUMBER = "(?<![\\d〇零一二三四五六七八九十])"
 # 1. März, 26 de marzo, 26 марта
 _EUROPEAN_DAY_MONTH = (
     rf"(?P<ed>\d{{1,2}})(?:\.\s*(?P<em1>{_GERMAN_MONTH})|\s+de\s+(?P<em2>{_SPANISH_MONTH})"
@@ -61,33 +81,48 @@ LOCAL_DATE_RE = re.compile(
 )
 #: A month with its year: 2025年3月, 2025년 3월, März 2025, marzo de 2025, март 2025.
 LOCAL_MONTH_YEAR_RE = re.compile(
-    rf"(?:{_CJK_YEAR}\s*{_CJK_MONTH}(?!\s*\d)|(?<!\w)(?P<em>{_LOCAL_MONTH})\s+(?:de\s+|del\s+)?(?P<eyr>\d{{4}}))",
+    rf"(?:{_CJK_YEAR}\s*{_CJK_MONTH}(?!\s*(?:\d|(?:{_HAN_DAY})\s*[日号號]))"
+    rf"|(?<!\w)(?P<em>{_LOCAL_MONTH})\s+(?:de\s+|del\s+)?(?P<eyr>\d{{4}}))",
     re.IGNORECASE,
 )
 #: A day and month without a year: 3月26日, 3월 26일, 26. März, 26 de marzo, 26 марта.
 _LOCAL_DAY_RE = re.compile(
-    rf"(?:(?<!\d){_CJK_MONTH}\s*{_CJK_DAY}|(?<![\w.]){_EUROPEAN_DAY_MONTH})", re.IGNORECASE
+    rf"(?:{_NOT_IN_NUMBER}{_CJK_MONTH}\s*{_CJK_DAY}|(?<![\w.]){_EUROPEAN_DAY_MONTH})", re.IGNORECASE
 )
+#: A month alone in CJK notation (3月, 三月, 3월): a month of every year, as "in March" is. Unlike
+#: English "March" or "May" it is no other word, so it needs no preposition; a count of months
+#: writes a counter between (3个月, 3ヶ月, 3개월). Chinese 月份 is "the month of" (10月份的数据).
+_LOCAL_BARE_MONTH_RE = re.compile(rf"{_NOT_IN_NUMBER}{_CJK_MONTH}份?")
 #: A year alone in CJK notation (2024年, 令和6年): only a year, never a count of something.
-_LOCAL_YEAR_RE = re.compile(rf"(?<!\d){_CJK_YEAR}(?!\s*\d{{1,2}}\s*[月월])")
+_LOCAL_YEAR_RE = re.compile(rf"(?<!\d){_CJK_YEAR}(?!\s*(?:\d{{1,2}}|{_HAN_MONTH})\s*[月월])")
+
+
+def _figure(text: str) -> int:
+    """A number written in digits or in Chinese numerals (二〇二五, 十二, 二十六)."""
+    if not all(ch in _HAN_DIGITS or ch == "十" for ch in text):
+        return int(text)
+    if "十" in text:
+        tens, _, ones = text.partition("十")
+        return (_HAN_DIGITS[tens] if tens else 1) * 10 + (_HAN_DIGITS[ones] if ones else 0)
+    return int("".join(str(_HAN_DIGITS[ch]) for ch in text))
 
 
 def _year(m: re.Match[str]) -> int:
     if m["era"]:
-        return _ERAS[m["era"]] + (1 if m["ey"] == "元" else int(m["ey"]))
-    return int(m["y"] or m["eyr"])
+        return _ERAS[m["era"]] + (1 if m["ey"] == "元" else _figure(m["ey"]))
+    return _figure(m["y"]) if m["y"] else int(m["eyr"])
 
 
 def _month(m: re.Match[str]) -> int:
     if m["mo"]:
-        return int(m["mo"])
+        return _figure(m["mo"])
     groups = m.groupdict()
     name = next(groups[g] for g in ("em", "em1", "em2", "em3") if groups.get(g))
     return _MONTH_NAMES[name.lower()]
 
 
 def _day(m: re.Match[str]) -> int:
-    return int(m["d"] or m["ed"])
+    return _figure(m["d"]) if m["d"] else int(m["ed"])
 
 
 def local_date(m: re.Match[str]) -> tuple[int, int, int]:
@@ -109,7 +144,7 @@ _RELATIVE_DAYS = (
 )
 _RELATIVE_UNITS = (
     (
-        r"上周|上星期|上个?礼拜|先週|지난\s*주|letzte[nr]?\s+Woche|la\s+semana\s+pasada|на\s+прошлой\s+неделе",
+        r"上周|上个?星期|上个?礼拜|先週|지난\s*주|letzte[nr]?\s+Woche|la\s+semana\s+pasada|на\s+прошлой\s+неделе",
         "week",
         1,
     ),
@@ -185,6 +220,13 @@ def local_expressions(query: str, now: datetime, tz: tzinfo) -> list[LocalExpres
         span = latest_not_after(resolve, now)
         if span is not None:
             found.append(LocalExpression(m.start(), m.end(), *span, "day", month, day, False, resolve))
+    for m in _LOCAL_BARE_MONTH_RE.finditer(query):
+        month = _month(m)
+        if 1 <= month <= 12:
+            resolve = month_resolver(month, tz)
+            span = latest_not_after(resolve, now)
+            if span is not None:
+                found.append(LocalExpression(m.start(), m.end(), *span, "month", month, 0, False, resolve))
     for m in _LOCAL_YEAR_RE.finditer(query):
         year = _year(m)
         if 1900 <= year <= 2100:

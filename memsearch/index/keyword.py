@@ -25,7 +25,8 @@ from pathlib import Path
 import numpy as np
 
 from memsearch.models import Hit
-from memsearch.tokenize import is_character_bigram, is_hiragana
+from memsearch.query_terms import TermWeights
+from memsearch.tokenize import is_character_bigram, is_hiragana, is_unspaced_character
 
 #: Robertson/Lucene defaults; k1 bounds what repetition can earn, b normalises for length.
 BM25_K1 = 1.2
@@ -78,6 +79,10 @@ class KeywordIndex:
         self._doc_len = np.zeros(0, dtype=np.float32)
         self._total_len = 0.0
         self._cache: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+        # Every term, one a line, for finding a lone character's bigrams (:meth:`_bigrams_of`): made
+        # when a query first holds one; terms that arrive later wait in the list until the next.
+        self._term_lines: str | None = None
+        self._unlined_terms: list[str] = []
 
     def __len__(self) -> int:
         return self._n_block + len(self._doc_terms)
@@ -110,15 +115,25 @@ class KeywordIndex:
     def _flush(self) -> None:
         """Pending rows into the per-term additions, oldest first (a query is about to read them)."""
         postings, cache = self._postings, self._cache
+        lining = self._term_lines is not None
         for chunk_id, tfs in self._pending.items():
             for term, tf in zip(self._doc_terms[chunk_id], tfs, strict=True):
                 posting = postings.get(term)
                 if posting is None:
                     posting = postings[term] = {}
+                    if lining:
+                        self._unlined_terms.append(term)
                 posting[chunk_id] = tf
                 if cache:
-                    cache.pop(term, None)
+                    self._uncache(term)
         self._pending.clear()
+
+    def _uncache(self, term: str) -> None:
+        cache = self._cache
+        cache.pop(term, None)
+        if len(term) == 2:  # a lone character's postings are made of its bigrams'
+            cache.pop(term[0], None)
+            cache.pop(term[1], None)
 
     def remove(self, chunk_id: int) -> None:
         if self._pending.pop(chunk_id, None) is not None:
@@ -144,38 +159,103 @@ class KeywordIndex:
                     posting.pop(chunk_id, None)
                     if not posting:
                         del self._postings[term]
-                self._cache.pop(term, None)
+                self._uncache(term)
         self._total_len -= float(self._doc_len[chunk_id])
         self._doc_len[chunk_id] = 0.0
 
     # -- queries ---------------------------------------------------------------------------
     def _posting_arrays(self, term: str) -> tuple[np.ndarray, np.ndarray] | None:
+        """(chunk ids, term frequencies) of the chunks holding ``term``; a lone character of unspaced
+        script stands for the bigrams that hold it (:meth:`_character_postings`)."""
         if self._pending:
             self._flush()
         cached = self._cache.get(term)
         if cached is None:
-            row = self._rows.get(term)
-            posting = self._postings.get(term)
-            if row is None and not posting:
-                return None
-            ids, tfs = _EMPTY_IDS, _EMPTY_TFS
-            if row is not None:
-                lo, hi = int(self._offsets[row]), int(self._offsets[row + 1])
-                ids, tfs = self._ids[lo:hi], self._tfs[lo:hi]
-                if self._tombstones:
-                    alive = self._block_docs[ids]
-                    ids, tfs = ids[alive], tfs[alive]
-            if posting:
-                ids = np.concatenate((ids, np.fromiter(posting.keys(), dtype=np.int64, count=len(posting))))
-                tfs = np.concatenate(
-                    (tfs, np.fromiter(posting.values(), dtype=np.float32, count=len(posting)))
-                )
-            if not len(ids):
+            found = (
+                self._character_postings(term)
+                if len(term) == 1 and is_unspaced_character(term)
+                else self._term_postings(term)
+            )
+            if found is None:
                 return None
             if len(self._cache) >= MAX_CACHED_TERMS:
                 self._cache.clear()
-            cached = self._cache[term] = (ids, tfs)
+            cached = self._cache[term] = found
         return cached
+
+    def _term_postings(self, term: str) -> tuple[np.ndarray, np.ndarray] | None:
+        """The postings the index holds under ``term`` itself, block and additions together."""
+        row = self._rows.get(term)
+        posting = self._postings.get(term)
+        if row is None and not posting:
+            return None
+        ids, tfs = _EMPTY_IDS, _EMPTY_TFS
+        if row is not None:
+            lo, hi = int(self._offsets[row]), int(self._offsets[row + 1])
+            ids, tfs = self._ids[lo:hi], self._tfs[lo:hi]
+            if self._tombstones:
+                alive = self._block_docs[ids]
+                ids, tfs = ids[alive], tfs[alive]
+        if posting:
+            ids = np.concatenate((ids, np.fromiter(posting.keys(), dtype=np.int64, count=len(posting))))
+            tfs = np.concatenate((tfs, np.fromiter(posting.values(), dtype=np.float32, count=len(posting))))
+        if not len(ids):
+            return None
+        return ids, tfs
+
+    def _character_postings(self, char: str) -> tuple[np.ndarray, np.ndarray] | None:
+        """A lone character of unspaced script (a query of 猫, 駅) as one term: every chunk holding
+        a bigram of it, or the character as a run by itself.
+
+        Documents hold such scripts as bigrams only (a unigram index would double their postings),
+        so a query of one character would meet nothing. Read as one word, its idf is that of the
+        chunks holding it and its frequency in a chunk is counted from its bigrams: each occurrence
+        begins a bigram or ends one (a run's last character only ends one, its first only begins
+        one), so the larger of the two counts is the character's, but for a run's edge.
+        """
+        parts = [
+            (found, term[0] == char, term[-1] == char)
+            for term in (char, *self._bigrams_of(char))
+            if (found := self._term_postings(term)) is not None
+        ]
+        if not parts:
+            return None
+        ids = np.concatenate([found[0] for found, _, _ in parts])
+        tfs = np.concatenate([found[1] for found, _, _ in parts]).astype(np.float64)
+        lengths = [len(found[0]) for found, _, _ in parts]
+        begins = np.repeat([first for _, first, _ in parts], lengths)
+        ends = np.repeat([last for _, _, last in parts], lengths)
+        began = np.bincount(ids, weights=tfs * begins, minlength=len(self._doc_len))
+        ended = np.bincount(ids, weights=tfs * ends, minlength=len(self._doc_len))
+        chunk_ids = np.flatnonzero(np.bincount(ids, minlength=len(self._doc_len))).astype(np.int64)
+        return chunk_ids, np.maximum(began[chunk_ids], ended[chunk_ids]).astype(np.float32)
+
+    def _bigrams_of(self, char: str) -> list[str]:
+        """The index's bigrams of unspaced script that hold ``char``, in sorted order.
+
+        Found by ``str.find`` over all terms one a line (a C scan; a Python loop over a vault's
+        hundreds of thousands of terms costs a second), read only where ``char`` occurs: such a
+        character stands in no term but its bigrams and itself (identifiers end where it begins).
+        """
+        if self._term_lines is None:
+            # Two line breaks at each end: a character's neighbours two places off are always there.
+            self._term_lines = "\n\n" + "\n".join(chain(self._rows, self._postings)) + "\n\n"
+            self._unlined_terms = []
+        elif self._unlined_terms:
+            self._term_lines += "\n".join(self._unlined_terms) + "\n\n"
+            self._unlined_terms = []
+        lines = self._term_lines
+        found: set[str] = set()
+        at = lines.find(char)
+        while at >= 0:
+            if lines[at - 1] == "\n" and lines[at + 2] == "\n":  # the bigram it begins
+                found.add(lines[at : at + 2])
+            if lines[at + 1] == "\n" and lines[at - 2] == "\n":  # the bigram it ends
+                found.add(lines[at - 1 : at + 1])
+            at = lines.find(char, at + 1)
+        return sorted(
+            term for term in found if is_unspaced_character(term[0]) and is_unspaced_character(term[1])
+        )
 
     def scores(self, query_terms: Iterable[str] | Mapping[str, float]) -> np.ndarray:
         """BM25 score of every chunk id (0 where no term matched).
@@ -251,7 +331,10 @@ class KeywordIndex:
         it in terms no chunk holds (they count at the highest idf: the rarest word of all).
 
         ``total`` is also the score of a chunk of average length holding every term once, so a
-        hit's score over it is how much of the query it covers.
+        hit's score over it is how much of the query it covers. Of a name the query writes and its
+        gloss (:class:`~memsearch.query_terms.TermWeights`: 王磊 and the "Wang Lei" a note's aliases
+        make of it), a term no chunk holds counts as missing only in the share its other spelling's
+        terms are missing too: the word is in the vault under the other.
         """
         n_docs = len(self)
         total = missing = 0.0
@@ -266,6 +349,7 @@ class KeywordIndex:
             if is_character_bigram(term) and (arrays is not None or query_terms[term] < 1.0)
             for ch in term
         }
+        spelled_otherwise = _spelled_otherwise(query_terms, found)
         for term, weight in query_terms.items():
             arrays = found[term]
             part = weight * self.idf(n_docs, 0 if arrays is None else len(arrays[0]))
@@ -279,7 +363,7 @@ class KeywordIndex:
                         )
                         / 2
                     )
-                missing += part
+                missing += part * spelled_otherwise.get(term, 1.0)
         return total, missing
 
     def search(
@@ -418,6 +502,20 @@ class KeywordIndex:
         # Summed one by one in saved order, as the chunks were once added: the same avgdl to the bit.
         index._total_len = float(sum(index._doc_len[doc_ids].astype(np.float64).tolist()))
         return index
+
+
+def _spelled_otherwise(query_terms: Mapping[str, float], found: Mapping[str, object]) -> dict[str, float]:
+    """For each term of a name and its gloss (:class:`~memsearch.query_terms.TermWeights`), the
+    share of the other spelling's terms that no chunk holds: the least, if it is in several."""
+    if not isinstance(query_terms, TermWeights):
+        return {}
+    shares: dict[str, float] = {}
+    for written, gloss in query_terms.alternatives:
+        for side, other in ((written, gloss), (gloss, written)):
+            share = sum(found.get(term) is None for term in other) / len(other)
+            for term in side:
+                shares[term] = min(shares.get(term, 1.0), share)
+    return shares
 
 
 def _counts(terms: Iterable[str]) -> dict[str, int]:

@@ -42,6 +42,20 @@ NOW = datetime(2025, 3, 20, 12, tzinfo=UTC)  # a Thursday
         ("la semana pasada", "2025-03-10", "2025-03-17", "la semana pasada", False),
         ("上个月的账单", "2025-02-01", "2025-03-01", "上个月", False),
         ("去年的旅行", "2024-01-01", "2025-01-01", "去年", False),
+        # Chinese numerals, a month alone (every year's, as "in March"), and 上个星期.
+        ("2025年三月一日的会议", "2025-03-01", "2025-03-02", "2025年三月一日", False),
+        ("二〇二五年三月一日", "2025-03-01", "2025-03-02", "二〇二五年三月一日", False),
+        ("令和七年三月一日の会議", "2025-03-01", "2025-03-02", "令和七年三月一日", False),
+        ("十二月二十六日的晚饭", "2024-12-26", "2024-12-27", "十二月二十六日", True),
+        ("2025年三月的预算", "2025-03-01", "2025-04-01", "2025年三月", False),
+        ("2025年3月一起去旅行", "2025-03-01", "2025-04-01", "2025年3月", False),  # 一起: together
+        ("3月的预算", "2025-03-01", "2025-04-01", "3月", True),
+        ("三月的预算", "2025-03-01", "2025-04-01", "三月", True),
+        ("十二月的账单", "2024-12-01", "2025-01-01", "十二月", True),
+        ("10月份的数据", "2024-10-01", "2024-11-01", "10月份", True),
+        ("3월 회의", "2025-03-01", "2025-04-01", "3월", True),
+        ("去年三月的旅行", "2024-03-01", "2024-04-01", "去年三月", False),
+        ("上个星期的会议", "2025-03-10", "2025-03-17", "上个星期", False),
     ],
 )
 def test_a_date_in_local_notation_makes_the_window(query, start, end, phrase, yearly):
@@ -59,7 +73,14 @@ def test_a_date_in_local_notation_makes_the_window(query, start, end, phrase, ye
         "2 marzo",  # a Spanish one needs "de"
         "heutelang",  # a word edge
         "日本の首都",  # 日 alone is no date
-        "10月份的数据",  # not a day
+        "3个月的数据",  # a count of months, not a month
+        "3ヶ月かかった",
+        "3개월 동안",
+        "二十三月",  # no such month
+        # The future, as in English ("tomorrow", "next week"): the engine looks back only.
+        "明天的会议",
+        "来週の会議",
+        "下周的计划",
     ],
 )
 def test_words_that_only_look_like_local_dates_are_none(query):
@@ -77,6 +98,9 @@ def test_words_that_only_look_like_local_dates_are_none(query):
         ("## 26 марта 2025 г.", (2025, 3, 26)),
         ("26 de marzo de 2025", (2025, 3, 26)),
         ("## 2025年3月", (2025, 3, 1)),
+        ("# 2025年三月一日", (2025, 3, 1)),
+        ("## 二〇二五年十二月二十六日 晴", (2025, 12, 26)),
+        ("## 2025年三月", (2025, 3, 1)),
     ],
 )
 def test_a_line_that_starts_with_a_local_date(line, when):

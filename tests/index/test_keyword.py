@@ -255,3 +255,42 @@ def test_scores_of_candidates_equal_the_full_scores(tmp_path):
     want = [full[c] if c < len(full) else 0.0 for c in candidates]
     assert got[1] > 0 and got[3] == 0 and got[4] == 0
     np.testing.assert_array_equal(got, np.array(want, dtype=np.float32))
+
+
+def test_a_lone_character_of_unspaced_script_stands_for_the_bigrams_that_hold_it(tmp_path):
+    """The index holds Chinese and Japanese as bigrams, so 猫 alone is no term of 我家的猫很可爱: as a
+    query it meets every chunk holding a bigram of it (or the character alone), with the idf of the
+    chunks holding it, and is no missing word (issue 17: a query substring always matches)."""
+    from memsearch.index.keyword import KeywordIndex, lucene_idf
+    from memsearch.tokenize import term_counts
+
+    index = KeywordIndex()
+    index.add(0, term_counts("我家的猫很可爱。"))
+    index.add(1, term_counts("今天喝了绿茶，很好喝。"))
+    index.add(2, term_counts("猫。"))  # a run of one character is a term itself
+    index.add(3, term_counts("東京駅で友達に会いました。"))
+    index.add(4, term_counts("the cat sat on the mat"))
+    assert [hit.chunk_id for hit in index.search({"猫": 1.0}, 5)] == [2, 0]
+    assert [hit.chunk_id for hit in index.search({"駅": 1.0}, 5)] == [3]
+    assert index.holds("茶") and index.term_idf("猫") == pytest.approx(lucene_idf(5, 2))
+    total, missing = index.query_weight({"猫": 1.0})
+    assert total > 0 and missing == 0
+    # A character no chunk holds is still missing, and never meets a chunk.
+    total, missing = index.query_weight({"火": 1.0})
+    assert missing == pytest.approx(total) and not index.search({"火": 1.0}, 5)
+    # Said twice in a chunk of the same length, it counts twice: 的猫 ends it twice, 猫和 begins it once.
+    twice = KeywordIndex()
+    twice.add(0, term_counts("我的猫和你的狗"))
+    twice.add(1, term_counts("我的猫和你的猫"))
+    twice.add(2, term_counts("晚饭吃了饺子"))
+    assert [hit.chunk_id for hit in twice.search({"猫": 1.0}, 3)] == [1, 0]
+    # Kept up to date: a chunk added or removed after a query, and after a save and load.
+    index.add(5, term_counts("小猫睡觉"))
+    assert 5 in [hit.chunk_id for hit in index.search({"猫": 1.0}, 5)]
+    index.remove(0)
+    assert [hit.chunk_id for hit in index.search({"猫": 1.0}, 5)] == [2, 5]
+    index.save(tmp_path / "keyword.npz")
+    loaded = KeywordIndex.load(tmp_path / "keyword.npz")
+    loaded.remove(2)
+    loaded.add(6, term_counts("猫咪"))
+    assert sorted(hit.chunk_id for hit in loaded.search({"猫": 1.0}, 5)) == [5, 6]

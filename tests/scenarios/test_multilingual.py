@@ -305,3 +305,60 @@ def test_a_foreign_stem_that_only_english_notes_hold_is_no_match(latin_engine):
     assert latin_engine.search("route", k=3, strategies=["keyword"], now=NOW).results[0].path == (
         "reference/hiking.md"
     )
+
+
+@pytest.mark.parametrize(
+    ("query", "path"),
+    [
+        ("駅", "journal/2025-03-10.md"),
+        ("饺", "journal/2025-03-01.md"),
+        ("审", "reference/release-pipeline.md"),
+    ],
+)
+def test_one_character_of_unspaced_text_finds_its_note_by_keyword(engine, query, path):
+    response = engine.search(query, k=3, strategies=["keyword"], now=NOW)
+    assert response.signal.level == "strong", response.signal
+    assert response.results and response.results[0].path == path
+
+
+def test_a_date_in_chinese_numerals_dates_its_section_and_names_its_window(tmp_path):
+    """A journal heading 2025年三月一日 dates its section, and a query naming that day (in either
+    notation), that month alone (三月, 3月) or 上个星期 ranks by time as its English form does."""
+    vault = tmp_path / "vault"
+    (vault / "journal").mkdir(parents=True)
+    (vault / "journal/a.md").write_text("# 2025年三月一日\n\n和王磊讨论了预算。\n")
+    (vault / "journal/b.md").write_text("# 2025年3月24日\n\n会议很长。\n")
+    (vault / "journal/c.md").write_text("# 2025年1月10日\n\n去看了医生。\n")
+    index_vault(vault)
+    engine = Memsearch(vault)
+    now = "2025-03-30T12:00:00+00:00"
+    day = engine.search("2025年三月一日", k=3, strategies=["time"], now=now)
+    assert [r.path for r in day.results] == ["journal/a.md"] and day.signal.level == "strong"
+    for query, english in [
+        ("2025年3月1日的会议", "2025-03-01"),
+        ("三月的预算", "in March"),
+        ("3月", "in March"),
+        ("上个星期", "last week"),
+    ]:
+        local = engine.search(query, k=3, strategies=["time"], now=now)
+        standard = engine.search(english, k=3, strategies=["time"], now=now)
+        assert local.signal.level == "strong", (query, local.signal)
+        assert [r.path for r in local.results] == [r.path for r in standard.results], query
+
+
+def test_a_name_the_vault_knows_by_its_alias_is_no_missing_word(tmp_path):
+    """A person note titled Wang Lei whose frontmatter says 王磊 is an alias: the query 王磊 finds
+    it by keyword and is `strong`, as Wang Lei is; without the alias the vault holds no 王磊."""
+    note = "# Wang Lei\n\nWang Lei leads the backend team.\n"
+    for aliased in (True, False):
+        vault = tmp_path / ("alias" if aliased else "plain")
+        (vault / "people").mkdir(parents=True)
+        (vault / "people/wang-lei.md").write_text(("---\naliases: [王磊]\n---\n" if aliased else "") + note)
+        (vault / "notes.md").write_text("# Notes\n\nThe release train leaves on Fridays.\n")
+        index_vault(vault)
+        response = Memsearch(vault).search("王磊", k=3, strategies=["keyword"], now=NOW)
+        if aliased:
+            assert response.signal.level == "strong", response.signal
+            assert [r.path for r in response.results] == ["people/wang-lei.md"]
+        else:
+            assert response.signal.level == "none" and not response.results
