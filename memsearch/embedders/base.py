@@ -78,7 +78,6 @@ class EmbedderUnavailableError(EmbedderError):
     """
 
 
-
 #: Environment variable overriding an embedder's default thread count.
 THREADS_ENV = "MEMSEARCH_EMBED_THREADS"
 
