@@ -201,9 +201,13 @@ class IndexRepo:
             said = head_file.read_text(encoding="utf-8").strip()
         except OSError:
             said = ""
-        if not said.startswith("ref: refs/heads/"):
+        if said != f"ref: refs/heads/{BRANCH}":
             # git needs a HEAD to read the objects at all: name the branch, then look for a commit.
-            was = "empty" if head_file.exists() and not said else "missing or garbled"
+            # The index keeps one branch: a HEAD naming another would start a history of its own.
+            if said.startswith("ref: refs/heads/"):
+                was = f"naming the branch {said[len('ref: refs/heads/') :]!r}, not {BRANCH}"
+            else:
+                was = "empty" if head_file.exists() and not said else "missing or garbled"
             before = head_file.read_bytes() if head_file.exists() else None
             head_file.write_text(f"ref: refs/heads/{BRANCH}\n", encoding="utf-8")
             if self._newest_tip() is None:  # nothing whole to name: leave it as it was found

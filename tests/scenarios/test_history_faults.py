@@ -67,7 +67,10 @@ def test_the_cli_exits_non_zero_on_a_full_disk(vault_copy, tmp_path, monkeypatch
     assert [c["commit"] for c in log(vault_copy)] == commits
 
 
-@pytest.mark.parametrize("damage", ["empty HEAD", "missing HEAD", "garbled ref", "ref to a missing object"])
+@pytest.mark.parametrize(
+    "damage",
+    ["empty HEAD", "missing HEAD", "HEAD on another branch", "garbled ref", "ref to a missing object"],
+)
 def test_a_broken_head_or_ref_is_repaired_from_the_objects_and_the_history_kept(vault_copy, damage):
     commits = _history(vault_copy)
     git_dir = vault_copy / ".memsearch" / "repo" / ".git"
@@ -77,6 +80,8 @@ def test_a_broken_head_or_ref_is_repaired_from_the_objects_and_the_history_kept(
         (git_dir / "HEAD").write_text("")
     elif damage == "missing HEAD":
         (git_dir / "HEAD").unlink()
+    elif damage == "HEAD on another branch":  # a branch that does not exist: a history of its own
+        (git_dir / "HEAD").write_text("ref: refs/heads/nonexist\n")
     elif damage == "garbled ref":
         ref.write_text("not a commit id\n")
     else:
