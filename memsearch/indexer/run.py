@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import errno
 import os
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 from memsearch.config import Settings
+from memsearch.errors import IndexWriteError
 from memsearch.index import snapshots
 from memsearch.index.backend import backend_from_config, parse_backend, read_backend
 from memsearch.index.in_memory import IndexData
@@ -101,7 +103,7 @@ def index_vault(
     tighten_private_dir(index_home)
     _exclude_from_vault_git(vault, index_home)
     chosen = parse_backend(backend, vault) if backend is not None else None
-    with index_lock(index_home, timeout=lock_timeout, what=what):
+    with index_lock(index_home, timeout=lock_timeout, what=what), _full_disk_fails_the_run(index_home):
         if backend is not None:
             record_backend(index_home, chosen)
         elif read_backend(index_home) is None:
@@ -142,6 +144,22 @@ def index_vault(
             note = f"{behind}; searches use the built-in indexes meanwhile, the next index run pushes it"
             report = dataclasses.replace(report, notes=(*report.notes, note))
     return report
+
+
+@contextlib.contextmanager
+def _full_disk_fails_the_run(index_home: Path) -> Iterator[None]:
+    """A disk (or quota) that fills while the run writes is an :class:`IndexWriteError` with what
+    to do, as git's own "out of diskspace" is: the run committed nothing, and the next one, once
+    there is room, writes its files again from the vault."""
+    try:
+        yield
+    except OSError as exc:
+        if exc.errno not in (errno.ENOSPC, errno.EDQUOT):
+            raise
+        raise IndexWriteError(
+            f"no space left on the device of {index_home} ({exc.filename or exc.strerror}); nothing was"
+            " committed: free disk space and run it again"
+        ) from exc
 
 
 def _settle_graphs(index_home: Path, data: IndexData | None) -> str | None:

@@ -109,3 +109,33 @@ def test_a_repository_with_no_whole_commit_is_moved_aside_with_its_objects_and_t
     for commit in commits:
         assert (aside / ".git" / "objects" / commit[:2] / commit[2:]).exists()
     assert report.files >= 12 and len(log(vault_copy)) == 1  # rebuilt from the vault
+
+
+def test_a_disk_that_fills_while_the_run_writes_its_files_fails_it_with_the_remedy(vault_copy, monkeypatch):
+    """git said nothing yet: the disk filled while the run wrote the index's own files (ENOSPC
+    from a write). The run fails with what to do, not a traceback; the history is as it was, and
+    the next run, with room again, commits the change."""
+    import errno
+
+    from click.testing import CliRunner
+
+    from memsearch.cli import main
+    from memsearch.index import worktree
+
+    commits = _history(vault_copy, edits=1)
+    (vault_copy / "inbox.md").write_text("# Inbox\n\nwritten while the disk was full\n")
+    real_put = worktree.put
+
+    def full(root, rel, data):
+        raise OSError(errno.ENOSPC, "No space left on device", str(root / rel))
+
+    monkeypatch.setattr(worktree, "put", full)
+    with pytest.raises(IndexWriteError, match="no space left on the device"):
+        index_vault(vault_copy, embed=False)
+    result = CliRunner().invoke(main, ["index", str(vault_copy), "--no-embed"])
+    assert result.exit_code == 1 and "free disk space" in result.output, result.output
+    assert "Traceback" not in result.output
+    monkeypatch.setattr(worktree, "put", real_put)
+    assert [c["commit"] for c in log(vault_copy)] == commits
+    report = index_vault(vault_copy, embed=False)
+    assert report.commit and [c["commit"] for c in log(vault_copy)][1:] == commits
