@@ -420,7 +420,7 @@ class Update:
             manifest["modalities"] = modalities
         if not vec.ran and all_gaps:
             manifest["embedder_error"] = old_manifest.get("embedder_error")
-        if not vec.ran:
+        if not vec.ran or vec.switch_failed:  # the run's own note goes in its report, not the index
             manifest["embedder_note"] = old_manifest.get("embedder_note") if not self.full else vec.note
         commit = self._write(manifest, work, gone, restamped, vec, added, changed, set(modal_dropped))
         timings["save"] = time.perf_counter() - t
@@ -559,7 +559,14 @@ class Update:
                 self.data.vectors = VectorIndex(dim) if dim and got is not None else None
                 embedded_ids = ids_of(got, ids)
                 out.gaps = {cid for cid in self.data.chunks if cid not in embedded_ids}
-                out.rewrite_all = True
+                # A switch of embedder that failed keeps the one the index has (its vectors come
+                # back from the cache as they were): nothing to rewrite, nothing to commit.
+                kept = not (self.full or how["reembed"]) and info.get("fingerprint") == previous.get(
+                    "fingerprint"
+                )
+                out.info, out.rewrite_all, out.switch_failed = (
+                    (dict(previous), False, True) if kept else (info, True, False)
+                )
             else:
                 out.gaps = (old_gaps - set(ids)) | failed_ids
                 if got is not None and self.data.vectors is None and info.get("dim"):

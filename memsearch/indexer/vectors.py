@@ -37,6 +37,8 @@ class VectorWork:
     embedded: int = 0
     filled: int = 0
     rewrite_all: bool = False
+    #: The run was asked for another embedder that could not serve; the index keeps its own, as it was.
+    switch_failed: bool = False
     embed_s: float = 0.0  # in the embedder and its cache (the rest of stage 4 is the HNSW graph)
 
     def touched_gaps(self, old_files: dict[str, dict], path: str) -> set[int]:

@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 from ollama_standin import StandIn
 
-from memsearch.api import index_vault, open_index
+from memsearch.api import index_vault, log, open_index
 from memsearch.embedders import registry
 from memsearch.embedders.base import EmbedderUnavailableError, make_fingerprint
 from memsearch.embedders.registry import get_embedder
@@ -242,6 +242,10 @@ def test_a_switch_to_an_embedder_that_cannot_be_made_keeps_the_old(vault_copy, r
     report = index_vault(vault_copy, embedder="word2vec")
     assert report.embedder == "emb-a" and report.gaps == 0
     assert "did not switch to embedder word2vec" in report.embedder_note
+    # The index is as it was: no commit claims its vectors were re-embedded (they came back from
+    # the cache unchanged), however often the failed switch is asked for.
+    assert report.commit is None and index_vault(vault_copy, embedder="word2vec").commit is None
+    assert [c["subject"] for c in log(vault_copy)][0].startswith("index ")
 
 
 def test_a_switch_to_a_dead_embedder_with_nothing_before_has_gaps(vault_copy, register) -> None:
