@@ -245,7 +245,7 @@ def test_a_switch_to_an_embedder_that_cannot_be_made_keeps_the_old(vault_copy, r
     # The index is as it was: no commit claims its vectors were re-embedded (they came back from
     # the cache unchanged), however often the failed switch is asked for.
     assert report.commit is None and index_vault(vault_copy, embedder="word2vec").commit is None
-    assert [c["subject"] for c in log(vault_copy)][0].startswith("index ")
+    assert log(vault_copy)[0]["subject"].startswith("index ")
 
 
 def test_a_switch_to_a_dead_embedder_with_nothing_before_has_gaps(vault_copy, register) -> None:
