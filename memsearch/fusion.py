@@ -172,6 +172,36 @@ def semantic_lead(
     return out
 
 
+def graph_lead(
+    weights: Mapping[str, float],
+    *,
+    coverage: float | None,
+    anchor_share: float | None,
+    well_covered: float = 0.5,
+    adds: float = 0.1,
+    lead: float = 1.5,
+) -> dict[str, float]:
+    """The lists' weights with the graph list leading when the text lists matched the query only in
+    part and a link on their heads reaches a passage that way.
+
+    A keyword head that holds under ``well_covered`` of the query's informative weight says the
+    query's words are not together in any passage: the text lists' heads are partial matches, and
+    RRF's agreement between two such lists outvotes the one list that follows their links. When, at
+    the same time, the best anchor on those heads adds at least ``adds`` of the query's weight to
+    the passage it reaches (links.py: words the passage lacks), the answer is plausibly where the
+    link goes (an entity chain: the project's note names the component, the component's note links
+    the technique that answers), and the graph list weighs at least ``lead``. Any other query (a
+    keyword head holding most of the query, no keyword list, no anchor adding to its target) keeps
+    its weights as they were.
+    """
+    out = dict(weights)
+    if "graph" not in out or coverage is None or anchor_share is None:
+        return out
+    if coverage < well_covered and anchor_share >= adds:
+        out["graph"] = max(out["graph"], lead)
+    return out
+
+
 def max_possible(
     weights: Mapping[str, float], strategies: Sequence[str], k: int, max_territory_weight: float
 ) -> float:

@@ -132,3 +132,20 @@ def test_semantic_lead_only_when_the_keyword_head_is_a_steep_partial_match():
     # never lowers a semantic list that already leads
     ahead = {"semantic": 1.6, "keyword": 0.4}
     assert semantic_lead(ahead, coverage=0.3, keyword_drop=0.6, standout=3.4) == ahead
+
+
+def test_graph_lead_only_when_the_keyword_head_is_partial_and_an_anchor_adds_to_its_target():
+    from memsearch.fusion import graph_lead
+
+    weights = {"graph": 0.8, "time": 0.25}
+    led = graph_lead(weights, coverage=0.4, anchor_share=0.2)
+    assert led == {"graph": 1.5, "time": 0.25}
+    assert weights["graph"] == 0.8  # the caller's dict is left alone
+    # a keyword head holding half the query or more, an anchor adding too little, none at all
+    assert graph_lead(weights, coverage=0.5, anchor_share=0.2) == weights
+    assert graph_lead(weights, coverage=0.4, anchor_share=0.05) == weights
+    assert graph_lead(weights, coverage=0.4, anchor_share=None) == weights
+    assert graph_lead(weights, coverage=None, anchor_share=0.2) == weights
+    assert graph_lead({"time": 1.0}, coverage=0.4, anchor_share=0.2) == {"time": 1.0}
+    # never lowers a graph list that already weighs more
+    assert graph_lead({"graph": 2.0}, coverage=0.4, anchor_share=0.2) == {"graph": 2.0}

@@ -136,3 +136,28 @@ def test_the_graph_list_ranks_the_linked_note_and_explain_names_the_link(tmp_pat
     assert "linked from reference/sprout-flow-sensor.md:5" in alone.results[0].explanation["graph_paths"]
     fused = engine.search(question, k=3, all_results=True)
     assert "reference/ema-filter.md" in [r.path for r in fused.results]
+
+
+def test_a_partial_keyword_head_lets_the_graph_list_lead_where_its_links_add(tmp_path):
+    """A question only partly matched by the text heads, whose link adds to what it reaches: the
+    graph list weighs the graph lead (fusion.graph_lead); one the keyword head holds whole does not."""
+    from memsearch.api import Memsearch, index_vault
+    from memsearch.search import GRAPH_LEAD
+
+    vault = tmp_path / "vault"
+    for rel, text in NOTES.items():
+        (vault / rel).parent.mkdir(parents=True, exist_ok=True)
+        (vault / rel).write_text(text, encoding="utf-8")
+    index_vault(vault, embed=False)
+    engine = Memsearch(vault)
+
+    def graph_weight(question: str) -> float | None:
+        response = engine.search(question, k=10, all_results=True, explain=True)
+        for result in response.results:
+            if "graph" in result.explanation["strategies"]:
+                return result.explanation["strategies"]["graph"]["weight"]
+        return None
+
+    # "lag" and "coefficient" are in no passage: the keyword head holds under half the query
+    assert graph_weight("what lag coefficient smooths the Sprout flow reading") == GRAPH_LEAD
+    assert graph_weight("Sprout flow sensor turbine meter pulses litre") != GRAPH_LEAD
