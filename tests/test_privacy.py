@@ -98,7 +98,8 @@ def test_status_shows_where_the_index_lives_and_who_can_read_it(vault_copy):
     assert "access    owner " in out.output and "mode 0700" in out.output and "owner only" in out.output
     os.chmod(home / "repo" / "manifest.json", 0o644)
     out = CliRunner().invoke(main, ["status", "--vault", str(vault)])
-    assert "group or others" in out.output and "manifest.json" in out.output
+    assert "readable by its group or others too" in out.output and "manifest.json" in out.output
+    assert "WARNING: group" not in out.output  # a sentence, not a shout inside one
     assert "chmod -R go-rwx" in out.output
 
 

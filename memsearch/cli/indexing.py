@@ -233,7 +233,7 @@ def status(vault: Path, index_dir: Path | None, as_json: bool) -> None:
     who = info["access"]
     click.echo(f"vault     {info['vault']}")
     click.echo(f"index     {info['index']} (mode {info['index_mode']}, {info['index_bytes'] / 1e6:.1f} MB)")
-    readers = "owner only" if who["owner_only"] else "WARNING: group or others too"
+    readers = "the owner only" if who["owner_only"] else "its group or others too (see the warning)"
     click.echo(f"access    owner {who['owner']}, mode {who['mode']}: readable by {readers}")
     if who["warning"]:
         click.echo(f"warning   {who['warning']}", err=True)
