@@ -415,7 +415,9 @@ class MemoryTools:
         else:
             status = "no_results"
             message = NO_RESULTS
-            if signal == "none" and reason:
+            if signal == "none" and reason and reason.startswith("no results: "):
+                message = reason  # a filter's own reason says it whole ("no results: since ... ")
+            elif signal == "none" and reason:
                 message += f" ({reason})"
             if active:
                 used = ", ".join(f"{n}={v}" for n, v in active.items())

@@ -73,6 +73,11 @@ def test_no_results_is_said_with_the_filters_reason(indexed_vault):
         _search(indexed_vault, "signing keys", "--format", "json", "--territory", "nosuch/").stdout
     )
     assert as_json["results"] == [] and "nosuch/" in as_json["signal_reason"]
+    # A window after every memory: the reason names it and where the memories are.
+    got = _search(indexed_vault, "signing keys", "--format", "files", "--since", "2030-01-01")
+    assert "no memory is dated from 2030-01-01" in got.stderr and "memories run from" in got.stderr
+    told = MemoryTools(indexed_vault).call("memory_search", {"query": "signing keys", "since": "2030-01-01"})
+    assert told["status"] == "no_results" and told["message"].count("no results") == 1, told["message"]
     for outside in ("../..", "/etc", "journal/../../x"):
         refused = _search(indexed_vault, "signing keys", "--territory", outside)
         assert refused.exit_code == 1 and "outside the vault" in refused.output, (outside, refused.output)

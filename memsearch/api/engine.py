@@ -283,6 +283,24 @@ class Memsearch:
                     f"no results: no indexed file is under territory {filters.territory!r} (give a folder"
                     " of the vault such as 'journal/', or a territory name; `memsearch status` lists them)"
                 )
+        if filters.since or filters.until:
+            stamps = [c.timestamp for c in self.index.chunks.values() if c.timestamp is not None]
+            inside = [
+                t
+                for t in stamps
+                if (filters.since is None or t >= filters.since)
+                and (filters.until is None or t <= filters.until)
+            ]
+            if stamps and not inside:
+                window = " and ".join(
+                    f"{word} {when.isoformat()}"
+                    for word, when in (("from", filters.since), ("until", filters.until))
+                    if when is not None
+                )
+                return (
+                    f"no results: no memory is dated {window} (the vault's memories run from"
+                    f" {min(stamps).date().isoformat()} to {max(stamps).date().isoformat()})"
+                )
         graph = self.index.graph
         for entity in filters.entities:
             if not graph.known(graph.resolve(entity)):
