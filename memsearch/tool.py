@@ -415,10 +415,8 @@ class MemoryTools:
         else:
             status = "no_results"
             message = NO_RESULTS
-            if signal == "none" and reason and reason.startswith("no results: "):
-                message = reason  # a filter's own reason says it whole ("no results: since ... ")
-            elif signal == "none" and reason:
-                message += f" ({reason})"
+            if signal == "none" and reason:  # a filter's reason begins as this message does: once
+                message += f" ({reason.removeprefix('no results: ')})"
             if active:
                 used = ", ".join(f"{n}={v}" for n, v in active.items())
                 message += f" with these filters ({used}); try without them"
