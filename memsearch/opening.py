@@ -24,6 +24,7 @@ from memsearch.errors import (
     IndexMissingError,
     MemsearchError,
     QueryError,
+    RevisionError,
     VaultError,
 )
 from memsearch.scan import (
@@ -60,6 +61,7 @@ _CODES: tuple[tuple[type[BaseException], str], ...] = (
     (PathRefused, "path_refused"),
     (NotFound, "not_found"),
     (QueryError, "bad_argument"),
+    (RevisionError, "bad_argument"),  # `at` names no commit: the argument, not the index
     (IndexMissingError, "index_missing"),
     (IndexCorruptError, "index_corrupt"),
     (VaultError, "vault_missing"),

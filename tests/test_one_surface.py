@@ -97,7 +97,7 @@ def test_memory_search_takes_now_and_at_and_names_its_commit(vault_copy):
     assert old["ok"] and old["commit"] == before, old
     assert not any(r["path"] == "journal/late.md" for r in old["results"])
     bad = tools.call("memory_search", {"query": "x", "at": "nosuchrev"})
-    assert not bad["ok"] and "nosuchrev" in bad["message"]
+    assert not bad["ok"] and bad["code"] == "bad_argument" and "nosuchrev" in bad["message"]
 
 
 def test_memory_open_takes_ref(indexed_vault):
