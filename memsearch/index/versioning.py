@@ -231,6 +231,20 @@ class IndexRepo:
             )
         return [f"the index repository was repaired ({'; '.join(notes)})"] if notes else []
 
+    def has_history(self) -> bool:
+        """Whether the index's branch still names a commit, whatever HEAD says: a HEAD that lost its
+        way to the history, as against a first build that never committed (no file is written)."""
+        try:
+            if (self.git_dir / "refs" / "heads" / BRANCH).read_text(encoding="utf-8").strip():
+                return True
+        except OSError:
+            pass
+        try:
+            packed = (self.git_dir / "packed-refs").read_text(encoding="utf-8")
+        except OSError:
+            return False
+        return any(line.endswith(f" refs/heads/{BRANCH}") for line in packed.splitlines())
+
     def has_tree(self, commit: str) -> bool:
         """Whether ``commit`` names a commit whose tree is in the repository."""
         try:
@@ -308,6 +322,11 @@ class IndexRepo:
 
     def log(self, limit: int | None = None, rev: str = "HEAD") -> list[CommitInfo]:
         if self.head() is None:
+            if rev == "HEAD" and self.has_history():  # an empty log would say the history is gone
+                raise IndexCorruptError(
+                    f"the index repository at {self.home} has lost its HEAD (its history is still"
+                    " there); run `memsearch index VAULT` to repair it"
+                )
             return []
         args = ["log", "--format=%H%x1f%ct%x1f%s%x1f%b%x1e"]
         if limit:

@@ -139,3 +139,18 @@ def test_a_disk_that_fills_while_the_run_writes_its_files_fails_it_with_the_reme
     assert [c["commit"] for c in log(vault_copy)] == commits
     report = index_vault(vault_copy, embed=False)
     assert report.commit and [c["commit"] for c in log(vault_copy)][1:] == commits
+
+
+def test_a_reader_of_a_lost_head_is_told_the_history_is_there_and_how_to_repair_it(vault_copy):
+    """Readers never write: before an index run repairs it, search, status and log say the HEAD is
+    lost and the history kept, not that the first build never finished (or an empty history)."""
+    from memsearch.api import open_index, status
+    from memsearch.errors import IndexCorruptError
+
+    commits = _history(vault_copy, edits=1)
+    (vault_copy / ".memsearch" / "repo" / ".git" / "HEAD").write_text("")
+    for read in (lambda: open_index(vault_copy), lambda: status(vault_copy), lambda: log(vault_copy)):
+        with pytest.raises(IndexCorruptError, match=r"lost its HEAD \(its history is still there\)"):
+            read()
+    index_vault(vault_copy, embed=False)
+    assert [c["commit"] for c in log(vault_copy)] == commits
