@@ -188,8 +188,11 @@ def safe_vault_path(vault: Path, rel: str) -> tuple[str, Path]:
                 f"not found: the vault has no file {clean!r} (a file or folder name is at most 255 bytes)"
             ) from None
         raise PathRefused(f"refused: {clean!r} cannot be read ({exc.strerror or exc})") from None
+    if not is_file and os.path.lexists(real):  # a FIFO, a device, a folder: there, but no memory
+        kind = "a folder" if real.is_dir() else "not a regular file"
+        raise PathRefused(f"refused: {clean!r} is {kind}; only markdown files are memories")
     if not is_file:
-        hint = _close_matches(root, clean)
+        hint = [match for match in _close_matches(root, clean) if match != clean]
         raise NotFound(
             f"not found: the vault has no file {clean!r}"
             + (f"; did you mean {', '.join(hint)}?" if hint else "; run memory_search to find the path")

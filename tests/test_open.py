@@ -103,6 +103,16 @@ def test_missing_file_suggests_close_paths(tools):
     assert answer["code"] == "not_found" and "journal/2025-03-11.md" in answer["error"]
 
 
+def test_a_fifo_or_a_folder_named_like_a_note_is_refused_for_what_it_is(tools, vault_copy):
+    """There, but no memory: said as such, never "no file ...; did you mean <the same name>?"."""
+    os.mkfifo(vault_copy / "fifo.md")
+    (vault_copy / "folder.md").mkdir()
+    for rel, kind in (("fifo.md", "not a regular file"), ("folder.md", "a folder")):
+        answer = tools.memory_open(rel)
+        assert answer["code"] == "path_refused" and kind in answer["error"], answer
+        assert "did you mean" not in answer["error"]
+
+
 @pytest.mark.parametrize(
     "arguments",
     [
