@@ -16,6 +16,7 @@ from ollama_standin import StandIn
 from memsearch.api import index_vault
 from memsearch.cli import main
 from memsearch.doctor import diagnose
+from tests.language_vaults import GERMAN_AND_SPANISH, write_notes
 
 
 @pytest.fixture(scope="module")
@@ -154,14 +155,8 @@ def test_doctor_is_quiet_about_languages_for_an_english_vault_or_a_multilingual_
 def test_doctor_says_when_the_vault_is_written_in_other_latin_script_languages(tmp_path):
     """German and Spanish are in the Latin script, yet an English-only embedder reads them as
     poorly: the vault's function words tell their language (memsearch.languages)."""
-    vault = tmp_path / "vault"
-    vault.mkdir()
-    (vault / "wohnung.md").write_text(
-        "Wir sind in die neue Wohnung gezogen. Die Kaution haben wir schon überwiesen, und der"
-        " Vermieter ist sehr nett.\n"
-    )
-    (vault / "boda.md").write_text("Reservamos las habitaciones del hotel para la boda de mi hermana.\n")
-    (vault / "boiler.md").write_text("The boiler was serviced in February.\n")
+    notes = {**GERMAN_AND_SPANISH, "boiler.md": "The boiler was serviced in February.\n"}
+    vault = write_notes(tmp_path / "vault", notes)
     report = diagnose(vault)
     languages = report["languages"]
     assert languages["scripts"] == {"Latin": 1.0} and languages["non_english_share"] > 0.5

@@ -39,7 +39,8 @@ NOTES = {
 
 
 @pytest.fixture(scope="module")
-def index(tmp_path_factory):
+def engine(tmp_path_factory):
+    """The NOTES indexed without vectors (the links are keyword and graph work), searched read-only."""
     from memsearch.api import index_vault, open_index
 
     vault = tmp_path_factory.mktemp("links") / "vault"
@@ -47,7 +48,12 @@ def index(tmp_path_factory):
         (vault / rel).parent.mkdir(parents=True, exist_ok=True)
         (vault / rel).write_text(text, encoding="utf-8")
     index_vault(vault, embed=False)
-    return open_index(vault).index
+    return open_index(vault)
+
+
+@pytest.fixture(scope="module")
+def index(engine):
+    return engine.index
 
 
 def _chunk_of(index, path: str) -> int:
@@ -121,15 +127,7 @@ def test_links_to_nothing_indexed_and_to_the_file_itself_reach_nothing(index):
     assert follow_links(index, weights, [wiring]) == {}
 
 
-def test_the_graph_list_ranks_the_linked_note_and_explain_names_the_link(tmp_path):
-    from memsearch.api import Memsearch, index_vault
-
-    vault = tmp_path / "vault"
-    for rel, text in NOTES.items():
-        (vault / rel).parent.mkdir(parents=True, exist_ok=True)
-        (vault / rel).write_text(text, encoding="utf-8")
-    index_vault(vault, embed=False)
-    engine = Memsearch(vault)
+def test_the_graph_list_ranks_the_linked_note_and_explain_names_the_link(engine):
     question = "what smoothing does the Sprout flow reading get"
     alone = engine.search(question, k=3, strategies=["graph"], all_results=True, explain=True)
     assert alone.results[0].path == "reference/ema-filter.md"
@@ -138,18 +136,10 @@ def test_the_graph_list_ranks_the_linked_note_and_explain_names_the_link(tmp_pat
     assert "reference/ema-filter.md" in [r.path for r in fused.results]
 
 
-def test_a_partial_keyword_head_lets_the_graph_list_lead_where_its_links_add(tmp_path):
+def test_a_partial_keyword_head_lets_the_graph_list_lead_where_its_links_add(engine):
     """A question only partly matched by the text heads, whose link adds to what it reaches: the
     graph list weighs the graph lead (fusion.graph_lead); one the keyword head holds whole does not."""
-    from memsearch.api import Memsearch, index_vault
     from memsearch.search import GRAPH_LEAD
-
-    vault = tmp_path / "vault"
-    for rel, text in NOTES.items():
-        (vault / rel).parent.mkdir(parents=True, exist_ok=True)
-        (vault / rel).write_text(text, encoding="utf-8")
-    index_vault(vault, embed=False)
-    engine = Memsearch(vault)
 
     def graph_weight(question: str) -> float | None:
         response = engine.search(question, k=10, all_results=True, explain=True)

@@ -9,6 +9,7 @@ import pytest
 
 from memsearch.api import index_vault
 from memsearch.indexer.vectors import language_advice
+from tests.language_vaults import GERMAN_AND_SPANISH, write_notes
 
 CHINESE = "今天我们讨论了签名密钥的轮换计划，决定每九十天更换一次。晚饭吃了饺子。\n"
 
@@ -34,13 +35,7 @@ def test_the_index_report_says_when_an_english_only_embedder_indexes_chinese(tmp
 
 
 def test_the_index_report_says_when_an_english_only_embedder_indexes_german_and_spanish(tmp_path):
-    vault = tmp_path / "vault"
-    vault.mkdir()
-    (vault / "wohnung.md").write_text(
-        "Wir sind in die neue Wohnung gezogen. Die Kaution haben wir schon überwiesen, und der"
-        " Vermieter ist sehr nett.\n"
-    )
-    (vault / "boda.md").write_text("Reservamos las habitaciones del hotel para la boda de mi hermana.\n")
+    vault = write_notes(tmp_path / "vault", GERMAN_AND_SPANISH)
     advice = [n for n in index_vault(vault).notes if "is not English" in n]
     assert len(advice) == 1 and "German" in advice[0] and "Spanish" in advice[0], advice
     assert "minilm knows only English" in advice[0] and "--embedder e5-multilingual" in advice[0]
