@@ -422,6 +422,8 @@ class Update:
             manifest["embedder_error"] = old_manifest.get("embedder_error")
         if not vec.ran or vec.switch_failed:  # the run's own note goes in its report, not the index
             manifest["embedder_note"] = old_manifest.get("embedder_note") if not self.full else vec.note
+        if vec.switch_failed and not all_gaps:  # what the other embedder said is this run's news
+            manifest["embedder_error"] = old_manifest.get("embedder_error")
         commit = self._write(manifest, work, gone, restamped, vec, added, changed, set(modal_dropped))
         timings["save"] = time.perf_counter() - t
         if self.loaded or commit:
@@ -553,26 +555,35 @@ class Update:
         out.embedded = made.embedded
         out.embed_s = time.perf_counter() - started
         failed_ids = {ids[i] for i in made.failed}
+        # A switch of embedder that failed keeps the one the index has: its vectors come back from
+        # the cache as they were, and a chunk it cannot serve again keeps the vector it has. Nothing
+        # to rewrite, nothing to commit but what was a gap and is filled now.
+        kept = (
+            everything
+            and not (self.full or how["reembed"])
+            and bool(previous.get("fingerprint"))
+            and info.get("fingerprint") == previous.get("fingerprint")
+        )
         with self.guard:
-            if everything:
+            if everything and not kept:
                 dim = int(info["dim"]) if info.get("dim") else None
                 self.data.vectors = VectorIndex(dim) if dim and got is not None else None
                 embedded_ids = ids_of(got, ids)
                 out.gaps = {cid for cid in self.data.chunks if cid not in embedded_ids}
-                # A switch of embedder that failed keeps the one the index has (its vectors come
-                # back from the cache as they were): nothing to rewrite, nothing to commit.
-                kept = not (self.full or how["reembed"]) and info.get("fingerprint") == previous.get(
-                    "fingerprint"
-                )
-                out.info, out.rewrite_all, out.switch_failed = (
-                    (dict(previous), False, True) if kept else (info, True, False)
-                )
+                out.rewrite_all = True
             else:
-                out.gaps = (old_gaps - set(ids)) | failed_ids
+                if kept:
+                    out.info, out.switch_failed = dict(previous), True
+                held = self.data.vectors
+                lost = {cid for cid in failed_ids if held is None or cid not in held}
+                out.gaps = (old_gaps - set(ids)) | lost
                 if got is not None and self.data.vectors is None and info.get("dim"):
                     self.data.vectors = VectorIndex(int(info["dim"]))
             if got is not None and self.data.vectors is not None:
                 positions, matrix = got
+                if kept:  # the rows it holds are these vectors already: add only what it lacked
+                    new = [n for n, i in enumerate(positions) if ids[i] not in self.data.vectors]
+                    positions, matrix = [positions[n] for n in new], matrix[new]
                 if len(positions):
                     self.data.vectors.add([ids[i] for i in positions], matrix)
         out.gaps &= set(self.data.chunks)

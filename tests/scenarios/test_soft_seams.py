@@ -27,7 +27,7 @@ from memsearch.embedders.registry import get_embedder
 from memsearch.errors import EmbedderError
 from memsearch.index import loading
 from memsearch.index.embedding_cache import MAX_SINGLE_FAILURES
-from memsearch.paths import default_home
+from memsearch.paths import IndexLayout, default_home
 
 NOW = "2025-04-01T00:00:00+00:00"
 QUERIES = ["signing keys", "Berlin canal walk", "who rotates the keys", "sign_ed25519", "standup notes"]
@@ -246,6 +246,28 @@ def test_a_switch_to_an_embedder_that_cannot_be_made_keeps_the_old(vault_copy, r
     # the cache unchanged), however often the failed switch is asked for.
     assert report.commit is None and index_vault(vault_copy, embedder="word2vec").commit is None
     assert log(vault_copy)[0]["subject"].startswith("index ")
+
+
+def test_a_failed_switch_that_the_old_embedder_cannot_fully_serve_again_keeps_every_vector(
+    vault_copy, register
+) -> None:
+    """The switch fails and the cache is gone, so the kept embedder embeds again, and refuses one
+    text: that chunk keeps the vector it has. Nothing is committed, and the run's own index (what
+    a watcher keeps) holds every vector the commit holds."""
+    a = Counting("a: ")
+    register("emb-a", a)
+    first = index_vault(vault_copy, embedder="emb-a")
+    home = default_home(vault_copy)
+    IndexLayout(home).embedding_cache.unlink()
+    a.poison = "ed25519"
+    from memsearch.indexer import index_vault as run_index  # the watcher's call: it keeps the index
+
+    keep: list = [None]
+    report = run_index(vault_copy, embedder="word2vec", keep=keep)
+    assert report.embedder == "emb-a" and report.gaps == 0 and report.commit is None
+    committed = loading.load(home)
+    assert len(committed.vectors) == first.chunks and not committed.manifest.get("gaps")
+    assert keep[0] is not None and len(keep[0].vectors) == first.chunks
 
 
 def test_a_switch_to_a_dead_embedder_with_nothing_before_has_gaps(vault_copy, register) -> None:
