@@ -8,7 +8,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 import numpy as np
@@ -153,6 +153,22 @@ class QueryEmbedding:
     error: str | None = None
     skipped: str | None = None
     ms: float = 0.0
+
+
+def dated_span(index: IndexData, filters: Filters) -> tuple[datetime, datetime, bool] | None:
+    """(first, last) of the index's chunk dates, and whether any falls inside the filters' since
+    and until (inclusive, as :func:`filter_mask` reads them); None when no chunk is dated."""
+    stamps = index.kept("filter_columns", _FilterColumns).timestamp
+    dated = stamps[~np.isnan(stamps)]
+    if not len(dated):
+        return None
+    inside = np.ones(len(dated), dtype=bool)
+    if filters.since is not None:
+        inside &= dated >= filters.since.timestamp()
+    if filters.until is not None:
+        inside &= dated <= filters.until.timestamp()
+    first, last = (datetime.fromtimestamp(float(t), tz=UTC) for t in (dated.min(), dated.max()))
+    return first, last, bool(inside.any())
 
 
 def filter_mask(index: IndexData, filters: Filters) -> np.ndarray | None:

@@ -29,7 +29,7 @@ from memsearch.preload import EmbedderPreload
 from memsearch.query import Filters, ParsedQuery, as_datetime, parse_query
 from memsearch.retrieval import open_retrieval, pending
 from memsearch.scan import check_vault
-from memsearch.search import STRATEGIES, QueryEmbedding, search_index
+from memsearch.search import STRATEGIES, QueryEmbedding, dated_span, search_index
 from memsearch.sidecars import MODALITY_NAME, query_vector
 
 # The write side (the indexer, signals, forget: chunkers, YAML, ...) is imported by the methods that
@@ -283,24 +283,17 @@ class Memsearch:
                     f"no results: no indexed file is under territory {filters.territory!r} (give a folder"
                     " of the vault such as 'journal/', or a territory name; `memsearch status` lists them)"
                 )
-        if filters.since or filters.until:
-            stamps = [c.timestamp for c in self.index.chunks.values() if c.timestamp is not None]
-            inside = [
-                t
-                for t in stamps
-                if (filters.since is None or t >= filters.since)
-                and (filters.until is None or t <= filters.until)
-            ]
-            if stamps and not inside:
-                window = " and ".join(
-                    f"{word} {when.isoformat()}"
-                    for word, when in (("from", filters.since), ("until", filters.until))
-                    if when is not None
-                )
-                return (
-                    f"no results: no memory is dated {window} (the vault's memories run from"
-                    f" {min(stamps).date().isoformat()} to {max(stamps).date().isoformat()})"
-                )
+        span = dated_span(self.index, filters) if filters.since or filters.until else None
+        if span is not None and not span[2]:
+            window = " and ".join(
+                f"{word} {when.isoformat()}"
+                for word, when in (("from", filters.since), ("until", filters.until))
+                if when is not None
+            )
+            return (
+                f"no results: no memory is dated {window} (the vault's memories run from"
+                f" {span[0].date().isoformat()} to {span[1].date().isoformat()})"
+            )
         graph = self.index.graph
         for entity in filters.entities:
             if not graph.known(graph.resolve(entity)):

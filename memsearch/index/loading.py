@@ -302,7 +302,10 @@ def load_commit(home: Path, commit: str, *, cache: bool = True, cache_small: boo
                 os.utime(folder)
             return data
         except Exception:  # a corrupt cache is rebuilt from the committed state
-            shutil.rmtree(folder, ignore_errors=True)
+            try:  # unless it was replaced whole while it was read (the reindex settling its graph)
+                return snapshots.load_snapshot(folder, commit)
+            except Exception:
+                shutil.rmtree(folder, ignore_errors=True)
     repo = IndexRepo(home)
     base = snapshots.latest_snapshot(home, exclude=commit)
     try:

@@ -194,9 +194,9 @@ def prune_snapshots(home: Path, keep: Iterable[str] = (), max_kept: int = KEEP_S
     keep = set(keep)
     found = []
     for entry in root.iterdir():
-        if entry.name.startswith(".staging-"):
+        if entry.name.startswith((".staging-", ".replaced-")):
             with contextlib.suppress(OSError):
-                if time.time() - entry.stat().st_mtime > 3600:  # a writer that died mid-save
+                if time.time() - entry.stat().st_mtime > 3600:  # a writer that died mid-save or -swap
                     shutil.rmtree(entry, ignore_errors=True)
             continue
         if entry.name in keep:

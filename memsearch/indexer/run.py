@@ -103,7 +103,7 @@ def index_vault(
     tighten_private_dir(index_home)
     _exclude_from_vault_git(vault, index_home)
     chosen = parse_backend(backend, vault) if backend is not None else None
-    with index_lock(index_home, timeout=lock_timeout, what=what), _full_disk_fails_the_run(index_home):
+    with _full_disk_fails_the_run(index_home), index_lock(index_home, timeout=lock_timeout, what=what):
         if backend is not None:
             record_backend(index_home, chosen)
         elif read_backend(index_home) is None:
@@ -179,10 +179,11 @@ def _settle_graphs(index_home: Path, data: IndexData | None) -> str | None:
     try:
         if data is None or data.commit != commit:
             data = load_commit(index_home, commit, cache=False)
-        rebuilt = [
-            index for index in (data.vectors, *data.modal.values()) if index is not None and index.settle()
-        ]
-        if rebuilt:
+        graphs = [index for index in (data.vectors, *data.modal.values()) if index is not None]
+        rebuilt = [index for index in graphs if index.settle()]
+        if any(index.needs_graph() for index in graphs):
+            # Saved even when nothing was patched here: the commit had no snapshot (readers would
+            # patch the last one's graph with its changes), or one whose graph could not be read.
             snapshots.save_snapshot(index_home, data, replace=True)
     except Exception as exc:  # a cache: the answers stand as they are until the next reindex
         return f"vector graph not rebuilt ({type(exc).__name__}: {exc}); the next reindex tries again"

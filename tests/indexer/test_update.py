@@ -321,3 +321,24 @@ def test_a_graph_that_cannot_be_rebuilt_leaves_the_reindex_done_and_says_why(tmp
     monkeypatch.undo()
     monkeypatch.setattr(vectors_module, "EXACT_MAX_ROWS", 0)
     assert any("rebuilt from scratch" in note for note in reindex(vault).notes)
+
+
+def test_reindex_settles_a_snapshot_whose_graph_cannot_be_read(tmp_path, monkeypatch):
+    """A snapshot whose graph file is gone (its key unmarked, as an older index saved it) loads its
+    graph as dirty, to be built on first use: nothing to rebuild in memory, yet the snapshot itself
+    is unsettled. The reindex saves it settled, so the next one finds nothing to do."""
+    monkeypatch.setattr(vectors_module, "EXACT_MAX_ROWS", 0)
+    vault = tmp_path / "vault"
+    for i in range(8):
+        write(vault, f"reference/note-{i}.md", f"# Note {i}\n\nThe heron came back to pond {i}.\n")
+    index_vault(vault)
+    reindex(vault)
+    engine = open_index(vault)
+    home, commit = engine.index_home, engine.index.commit
+    folder = snapshots.snapshots_dir(home) / commit
+    assert snapshots.graphs_settled(home, commit)
+    (folder / "hnsw.bin").unlink()
+    (folder / "hnsw.key").write_text((folder / "hnsw.key").read_text().split("\n")[0])
+    assert not snapshots.graphs_settled(home, commit)
+    reindex(vault)
+    assert snapshots.graphs_settled(home, commit) and (folder / "hnsw.bin").exists()
