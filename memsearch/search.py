@@ -602,8 +602,8 @@ def chunk_language(index: IndexData, chunk_id: int) -> str:
 
 def english_only_note(index: IndexData, asked: str | None, hits: Sequence[Hit] | None) -> str | None:
     """What to say when the index's embedder knows only English and the query is written outside
-    the Latin script, or most of the passages nearest in meaning (``hits``) are written in another
-    language: its vectors for such text are near noise, and it cannot reach across languages."""
+    the Latin script, or half or more of the passages nearest in meaning (``hits``) are written in
+    another language: its vectors for such text are near noise, and it cannot reach across them."""
     info = index.manifest.get("embedder", {})
     if not info.get("fingerprint") or is_multilingual(info.get("details")):
         return None

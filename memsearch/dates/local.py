@@ -89,9 +89,10 @@ LOCAL_MONTH_YEAR_RE = re.compile(
 _LOCAL_DAY_RE = re.compile(
     rf"(?:{_NOT_IN_NUMBER}{_CJK_MONTH}\s*{_CJK_DAY}|(?<![\w.]){_EUROPEAN_DAY_MONTH})", re.IGNORECASE
 )
-#: A month alone in CJK notation (3月, 三月, 3월): a month of every year, as "in March" is. Unlike
-#: English "March" or "May" it is no other word, so it needs no preposition; a count of months
-#: writes a counter between (3个月, 3ヶ月, 3개월). Chinese 月份 is "the month of" (10月份的数据).
+#: A month alone in CJK notation (3月, 三月, 3월): a month of every year, as "in March" is. It is
+#: seldom another word, so it needs no preposition (a name can hold one: 五月天, the band, reads as
+#: May, as English "May" could); a count of months writes a counter between (3个月, 3ヶ月, 3개월).
+#: Chinese 月份 is "the month of" (10月份的数据).
 _LOCAL_BARE_MONTH_RE = re.compile(rf"{_NOT_IN_NUMBER}{_CJK_MONTH}份?")
 #: A year alone in CJK notation (2024年, 令和6年): only a year, never a count of something.
 _LOCAL_YEAR_RE = re.compile(rf"(?<!\d){_CJK_YEAR}(?!\s*(?:\d{{1,2}}|{_HAN_MONTH})\s*[月월])")
