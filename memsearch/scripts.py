@@ -33,6 +33,12 @@ _SCRIPTS: tuple[tuple[int, int, str], ...] = (
 )
 
 
+#: A text with this share of its letters in a script is written (partly) in it. A third, not the
+#: most: one Chinese character says about what a short English word does, so a note in Chinese
+#: that quotes an English sentence ("Wang Lei reviews every change") has more Latin letters.
+WRITTEN_IN_SHARE = 1 / 3
+
+
 def script_of(ch: str) -> str:
     code = ord(ch)
     for lo, hi, name in _SCRIPTS:

@@ -45,7 +45,7 @@ from memsearch.query import Filters, ParsedQuery
 from memsearch.query_terms import asks_for_current, asks_for_event, informative, term_weights
 from memsearch.resonance import NONE, Evidence, judge
 from memsearch.retrieval import BackendCall
-from memsearch.scripts import main_script, script_shares
+from memsearch.scripts import WRITTEN_IN_SHARE, main_script, script_shares
 from memsearch.tokenize import language_of, text_language
 
 STRATEGIES: tuple[str, ...] = ("semantic", "keyword", "graph", "time")
@@ -108,10 +108,6 @@ SEMANTIC_LEAD = 1.25
 ANCHOR_ADDS = 0.1
 GRAPH_LEAD = 1.5
 
-#: A passage with this share of its letters in a script is written (partly) in it. A third, not the
-#: most: one Chinese character says about what a short English word does, so a note in Chinese
-#: that quotes an English sentence ("Wang Lei reviews every change") has more Latin letters.
-OTHER_SCRIPT_SHARE = 1 / 3
 #: How much of a passage its scripts are read from (its opening, like the query's own script).
 SCRIPT_SAMPLE_CHARS = 300
 #: The passages nearest in meaning read for their languages: whether an English-only embedder is
@@ -570,7 +566,7 @@ def search_index(
 
 def nearest_in_other_script(index: IndexData, hits: Sequence[Hit] | None, asked: str | None) -> str | None:
     """A script other than ``asked`` (the query's) that one of the :data:`NEAREST_READ` passages
-    nearest in meaning is written in, at least :data:`OTHER_SCRIPT_SHARE` of its letters, when the
+    nearest in meaning is written in, at least :data:`WRITTEN_IN_SHARE` of its letters, when the
     embedder reads many languages (else None): a question asked in one language of a memory kept,
     wholly or partly, in another, which no keyword can match. Not the nearest passage alone: one in
     the query's own script on a neighbouring topic often comes before the answer."""
@@ -583,7 +579,7 @@ def nearest_in_other_script(index: IndexData, hits: Sequence[Hit] | None, asked:
             chunk = index.chunks.get(hit.chunk_id)
             shares = script_shares([chunk.text], SCRIPT_SAMPLE_CHARS) if chunk is not None else {}
             known[hit.chunk_id] = shares
-        others = (name for name, share in shares.items() if share >= OTHER_SCRIPT_SHARE)
+        others = (name for name, share in shares.items() if share >= WRITTEN_IN_SHARE)
         found = next((name for name in others if name not in (asked, "other")), None)
         if found is not None:
             return found

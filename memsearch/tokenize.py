@@ -30,7 +30,7 @@ import snowballstemmer
 from memsearch import languages, speedups
 from memsearch.languages import DEFAULT as DEFAULT_LANGUAGE
 from memsearch.languages import LANGUAGES
-from memsearch.scripts import script_of
+from memsearch.scripts import WRITTEN_IN_SHARE, script_of, script_shares
 
 # A compound token: word characters joined by identifier punctuation (_ . - : / @ #), optional
 # leading '#' or '@', optional trailing "()" of a call.
@@ -241,22 +241,15 @@ def text_language(text: str) -> str:
 
 
 def language_of(text: str, max_chars: int = 300) -> str:
-    """What ``text`` is written in, read from its opening: a script other than Latin that holds a
-    third of its letters or more ("Chinese characters", "Cyrillic"; a third, not the most: one
-    Chinese character says about what a short English word does, so a Chinese note quoting an
-    identifier has more Latin letters), else the language its function words name, English when
-    they name none (a short note that says too little is taken as English)."""
-    piece = text[:max_chars]
-    counts: dict[str, int] = {}
-    for ch in piece:
-        if ch.isalpha():
-            name = script_of(ch)
-            counts[name] = counts.get(name, 0) + 1
-    letters = sum(counts.values())
-    others = sorted((n, name) for name, n in counts.items() if name not in ("Latin", "other"))
-    if others and others[-1][0] * 3 >= letters:
-        return others[-1][1]
-    return text_language(piece)
+    """What ``text`` is written in, read from its opening: a script other than Latin that holds
+    :data:`~memsearch.scripts.WRITTEN_IN_SHARE` of its letters or more ("Chinese characters",
+    "Cyrillic"), else the language its function words name, English when they name none (a short
+    note that says too little is taken as English)."""
+    shares = script_shares([text], max_chars)
+    others = [(share, name) for name, share in shares.items() if name not in ("Latin", "other")]
+    if others and max(others)[0] >= WRITTEN_IN_SHARE:
+        return max(others)[1]
+    return text_language(text[:max_chars])
 
 
 def language_shares(texts: Iterable[str], max_chars: int = 2_000_000) -> dict[str, float]:
