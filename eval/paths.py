@@ -29,6 +29,7 @@ import shutil
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 EVAL_DIR = Path(__file__).resolve().parent
 sys.path.insert(0, str(EVAL_DIR))
@@ -95,12 +96,12 @@ def index(vault: Path, home: Path, cache: Path, embedder: str) -> dict:
     return {"seconds": round(seconds, 1), "report": str(report)[:200]}
 
 
-def top(engine, query: str, strategies: tuple[str, ...] | None) -> list[tuple]:
+def top(engine: Any, query: str, strategies: tuple[str, ...] | None) -> list[tuple]:
     response = engine.search(query, k=10, strategies=strategies, chunks=True, all_results=True)
     return [(r.path, r.start_line, r.end_line) for r in response.results]
 
 
-def compare(a, b, queries: list[str]) -> tuple[dict[str, int], list[dict]]:
+def compare(a: Any, b: Any, queries: list[str]) -> tuple[dict[str, int], list[dict]]:
     """How many semantic and fused top-10 lists differ between two indexes, and a few examples."""
     differ = {"semantic": 0, "fused": 0}
     examples: list[dict] = []
