@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib.util
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -25,10 +26,9 @@ from memsearch.embedders.choice import choose_embedder, embedder_for, index_mani
 from memsearch.embedders.ollama import OllamaEmbedder
 from memsearch.index import loading
 from memsearch.languages import DEFAULT as DEFAULT_LANGUAGE
-from memsearch.languages import display_name
+from memsearch.languages import LANGUAGES, display_name
 from memsearch.paths import default_home
 from memsearch.scan import check_vault, read_file, walk_markdown
-from memsearch.scripts import script_shares
 from memsearch.tokenize import language_shares
 
 #: Seconds doctor waits for Ollama to list its models, and for a test embedding.
@@ -57,10 +57,15 @@ def vault_texts(vault: Path, max_chars: int = 2_000_000) -> list[str]:
 def _language_check(vault: Path, embedders: dict[str, Embedder], problems: list[str]) -> dict[str, Any]:
     """Does the vault hold much text outside the Latin script, or in another language than English,
     while an embedder in play is English-only."""
-    texts = vault_texts(vault)
-    shares = {name: round(share, 3) for name, share in script_shares(texts).items()}
+    # One pass over the letters: Latin letters count for their text's language, the rest for their
+    # script, so a script's share is the sum of its languages'.
+    by_language = language_shares(vault_texts(vault))
+    by_script: Counter[str] = Counter()
+    for name, share in by_language.items():
+        by_script["Latin" if name in LANGUAGES else name] += share
+    shares = {name: round(share, 3) for name, share in by_script.most_common()}
     outside = round(sum(share for name, share in shares.items() if name != "Latin"), 3)
-    languages = {name: round(share, 3) for name, share in language_shares(texts).items()}
+    languages = {name: round(share, 3) for name, share in by_language.items()}
     not_english = round(sum(share for name, share in languages.items() if name != DEFAULT_LANGUAGE), 3)
     report: dict[str, Any] = {
         "scripts": shares,

@@ -47,6 +47,11 @@ def script_of(ch: str) -> str:
     return "other"
 
 
+def script_counts(text: str) -> Counter[str]:
+    """How many of ``text``'s letters each script holds."""
+    return Counter(script_of(ch) for ch in text if ch.isalpha())
+
+
 def script_shares(texts: Iterable[str], max_chars: int = 2_000_000) -> dict[str, float]:
     """Each script's share of the letters of ``texts`` (read up to ``max_chars`` in all), largest
     first; {} when they hold no letter."""
@@ -55,7 +60,7 @@ def script_shares(texts: Iterable[str], max_chars: int = 2_000_000) -> dict[str,
     for text in texts:
         piece = text[:budget]
         budget -= len(piece)
-        counts.update(script_of(ch) for ch in piece if ch.isalpha())
+        counts.update(script_counts(piece))
         if budget <= 0:
             break
     total = sum(counts.values())

@@ -21,7 +21,7 @@ an English corpus to the terms captured before this segmentation).
 from __future__ import annotations
 
 import re
-from collections import _count_elements  # type: ignore[attr-defined]
+from collections import Counter, _count_elements  # type: ignore[attr-defined]
 from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache, partial
 
@@ -30,7 +30,7 @@ import snowballstemmer
 from memsearch import languages, speedups
 from memsearch.languages import DEFAULT as DEFAULT_LANGUAGE
 from memsearch.languages import LANGUAGES
-from memsearch.scripts import WRITTEN_IN_SHARE, script_of, script_shares
+from memsearch.scripts import WRITTEN_IN_SHARE, script_counts, script_of, script_shares
 
 # A compound token: word characters joined by identifier punctuation (_ . - : / @ #), optional
 # leading '#' or '@', optional trailing "()" of a call.
@@ -256,22 +256,16 @@ def language_shares(texts: Iterable[str], max_chars: int = 2_000_000) -> dict[st
     """Each language's share of the letters of ``texts`` (read up to ``max_chars`` in all), largest
     first: letters outside the Latin script count for their script, Latin letters for the language
     their text's function words name (English when they name none); {} without letters."""
-    counts: dict[str, int] = {}
+    counts: Counter[str] = Counter()
     budget = max_chars
     for text in texts:
         piece = text[:budget]
         budget -= len(piece)
-        latin = 0
-        for ch in piece:
-            if ch.isalpha():
-                name = script_of(ch)
-                if name == "Latin":
-                    latin += 1
-                else:
-                    counts[name] = counts.get(name, 0) + 1
+        letters = script_counts(piece)
+        latin = letters.pop("Latin", 0)
+        counts.update(letters)
         if latin:
-            language = text_language(piece)
-            counts[language] = counts.get(language, 0) + latin
+            counts[text_language(piece)] += latin
         if budget <= 0:
             break
     total = sum(counts.values())
