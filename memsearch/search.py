@@ -455,12 +455,12 @@ def search_index(
         confidence[name] = 1.0
     # Confidence is relative among the evidence lists (mean 1): it moves weight from the list that
     # is unsure of its head to the one that is sure, without changing what graph and time weigh.
-    peaks = {
+    drops = {
         name: list_confidence(lists[name], settings.confidence_depth)
-        * min(1.0, coverage.get(name, 1.0) / WELL_COVERED)
         for name in lists
         if name in CONFIDENCE_WEIGHTED and settings.confidence_depth > 0
     }
+    peaks = {name: drop * min(1.0, coverage.get(name, 1.0) / WELL_COVERED) for name, drop in drops.items()}
     mean_peak = sum(peaks.values()) / len(peaks) if peaks else 0.0
     if len(peaks) > 1 and mean_peak > 0:
         for name, peak in peaks.items():
@@ -472,7 +472,7 @@ def search_index(
         confidence = semantic_lead(
             confidence,
             coverage=coverage.get("keyword"),
-            keyword_drop=list_confidence(lists["keyword"], settings.confidence_depth),
+            keyword_drop=drops["keyword"],
             standout=z,
             well_covered=WELL_COVERED,
             steep=KEYWORD_STEEP,

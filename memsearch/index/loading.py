@@ -334,10 +334,7 @@ def load(index_home: Path, at: str | None = None) -> IndexData:
         raise IndexMissingError(f"no index at {home}; run `memsearch index VAULT` first")
     commit = repo.head() if at is None else repo.resolve(at)
     if commit is None and at is None and repo.has_history():
-        raise IndexCorruptError(
-            f"the index repository at {home} has lost its HEAD (its history is still there); run"
-            " `memsearch index VAULT` to repair it"
-        )
+        raise repo.lost_head()
     if commit is None:
         raise IndexMissingError(
             f"no index at {home} yet (its first build did not finish); run `memsearch index VAULT`"

@@ -245,6 +245,13 @@ class IndexRepo:
             return False
         return any(line.endswith(f" refs/heads/{BRANCH}") for line in packed.splitlines())
 
+    def lost_head(self) -> IndexCorruptError:
+        """What a reader is told when HEAD names no commit while :meth:`has_history` holds."""
+        return IndexCorruptError(
+            f"the index repository at {self.home} has lost its HEAD (its history is still there); run"
+            " `memsearch index VAULT` to repair it"
+        )
+
     def has_tree(self, commit: str) -> bool:
         """Whether ``commit`` names a commit whose tree is in the repository."""
         try:
@@ -323,10 +330,7 @@ class IndexRepo:
     def log(self, limit: int | None = None, rev: str = "HEAD") -> list[CommitInfo]:
         if self.head() is None:
             if rev == "HEAD" and self.has_history():  # an empty log would say the history is gone
-                raise IndexCorruptError(
-                    f"the index repository at {self.home} has lost its HEAD (its history is still"
-                    " there); run `memsearch index VAULT` to repair it"
-                )
+                raise self.lost_head()
             return []
         args = ["log", "--format=%H%x1f%ct%x1f%s%x1f%b%x1e"]
         if limit:
