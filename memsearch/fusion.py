@@ -177,6 +177,7 @@ def graph_lead(
     *,
     coverage: float | None,
     anchor_share: float | None,
+    beyond_names: float | None = None,
     well_covered: float = 0.5,
     adds: float = 0.1,
     lead: float = 1.5,
@@ -186,18 +187,21 @@ def graph_lead(
 
     A keyword head that holds under ``well_covered`` of the query's informative weight says the
     query's words are not together in any passage: the text lists' heads are partial matches, and
-    RRF's agreement between two such lists outvotes the one list that follows their links. When, at
-    the same time, the best anchor on those heads adds at least ``adds`` of the query's weight to
-    the passage it reaches (links.py: words the passage lacks), the answer is plausibly where the
-    link goes (an entity chain: the project's note names the component, the component's note links
-    the technique that answers), and the graph list weighs at least ``lead``. Any other query (a
-    keyword head holding most of the query, no keyword list, no anchor adding to its target) keeps
-    its weights as they were.
+    RRF's agreement between two such lists outvotes the one list that follows their links. So does
+    a head that holds under ``well_covered`` of what the query asks beyond the entity names it
+    writes (``beyond_names``): the named entity's own note, matched on its name and little else.
+    When, at the same time, the best anchor on those heads adds at least ``adds`` of the query's
+    weight to the passage it reaches (links.py: words the passage lacks), the answer is plausibly
+    where the link goes (an entity chain: the project's note names the component, the component's
+    note links the technique that answers), and the graph list weighs at least ``lead``. Any other
+    query (a keyword head holding most of the query and of what it asks about its names, no
+    keyword list, no anchor adding to its target) keeps its weights as they were.
     """
     out = dict(weights)
     if "graph" not in out or coverage is None or anchor_share is None:
         return out
-    if coverage < well_covered and anchor_share >= adds:
+    partial = coverage < well_covered or (beyond_names is not None and beyond_names < well_covered)
+    if partial and anchor_share >= adds:
         out["graph"] = max(out["graph"], lead)
     return out
 

@@ -43,6 +43,8 @@ class ParsedQuery:
     #: the answer about as often as it helped.) Each is a :class:`~memsearch.query_terms.Gloss`
     #: that knows the name it glosses.
     glosses: tuple[str, ...] = ()
+    #: The query's words that name a known entity, as written ("Harbour Loop", "Oz").
+    names: tuple[str, ...] = ()
 
 
 def as_datetime(value: datetime | str | None, name: str) -> datetime | None:
@@ -99,5 +101,12 @@ def parse_query(
             if others:
                 glosses.append(Gloss(" ".join(others), written))
     return ParsedQuery(
-        text, keyword_text or text, now_dt, window, entities, filters, tuple(dict.fromkeys(glosses))
+        text,
+        keyword_text or text,
+        now_dt,
+        window,
+        entities,
+        filters,
+        tuple(dict.fromkeys(glosses)),
+        tuple(dict.fromkeys(written for written, key in named if graph.known(key))),
     )

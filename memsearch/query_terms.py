@@ -166,6 +166,17 @@ def term_weights(text: str, glosses: Iterable[str] = (), vocabulary: Vocabulary 
     return weights
 
 
+def without_names(weights: Mapping[str, float], names: Iterable[str]) -> dict[str, float]:
+    """The query's term weights without the terms of the entity names it writes: what it asks
+    *about* the entities it names ("the rules for the rider at the back" of "the Harbour Loop").
+
+    Empty when the query is all names or names nothing (then there is nothing to tell apart).
+    """
+    named = {term for name in names for term in tokenize(name)}
+    rest = {term: w for term, w in weights.items() if term not in named}
+    return rest if named and len(rest) < len(weights) else {}
+
+
 def informative(weights: Mapping[str, float]) -> bool:
     """Whether the query holds at least one content term (not only its question form)."""
     return any(w >= 1.0 for w in weights.values())

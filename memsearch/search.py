@@ -42,7 +42,7 @@ from memsearch.models import (
     importance_prior,
 )
 from memsearch.query import Filters, ParsedQuery
-from memsearch.query_terms import asks_for_current, asks_for_event, informative, term_weights
+from memsearch.query_terms import asks_for_current, asks_for_event, informative, term_weights, without_names
 from memsearch.resonance import NONE, Evidence, judge
 from memsearch.retrieval import BackendCall
 from memsearch.scripts import WRITTEN_IN_SHARE, main_script, script_shares
@@ -105,6 +105,11 @@ SEMANTIC_LEAD = 1.25
 #: overall 0.777 -> 0.801), the shared agent vault unchanged (0.863; entity_chain 0.957, alias
 #: 0.818). Plateau: ANCHOR_ADDS 0.05-0.10 alike (0.15: 0.292), GRAPH_LEAD 1.25 (0.375) to 1.5;
 #: 1.75 and 2 cost paraphrase and a shared territory question; 1.0 changes nothing.
+#: The head may also hold under WELL_COVERED of what the query asks beyond the entity names it
+#: writes (the project's own note matching "Harbour Loop" and little else). Measured (eval/run.py,
+#: 2026-12-04): own vault entity_chain 0.417 -> 0.458, every other class of both vaults, LoCoMo
+#: any@10 0.820 and SciFact nDCG@10 0.7255 unchanged; with the names' entity keys taken out too,
+#: the shared vault's alias class fell 0.818 -> 0.773.
 ANCHOR_ADDS = 0.1
 GRAPH_LEAD = 1.5
 
@@ -291,6 +296,7 @@ def search_index(
     vocabulary = IndexVocabulary(index)
     form_only = False  # the keyword text holds only the question's form
     missing_share: float | None = None
+    beyond_names: float | None = None  # the keyword head's share of what the query asks beyond its names
 
     def vault_order(ids: np.ndarray) -> np.ndarray:
         """Where each chunk stands in the vault (path, then line): the same whatever order the
@@ -352,6 +358,12 @@ def search_index(
             total, missing = index.keyword.query_weight(query_weights)
             top = lists["keyword"][0].score if lists["keyword"] else 0.0
             coverage["keyword"] = min(1.0, top / total) if total > 0 else 0.0
+            asked = without_names(query_weights, parsed.names)
+            if asked and lists["keyword"]:
+                head = np.array([lists["keyword"][0].chunk_id], dtype=np.int64)
+                asked_total, _ = index.keyword.query_weight(asked)
+                held = float(index.keyword.scores_of(asked, head)[0])
+                beyond_names = min(1.0, held / asked_total) if asked_total > 0 else 0.0
             missing_share = missing / total if total > 0 else None
             ran.append("keyword")
         else:
@@ -445,6 +457,7 @@ def search_index(
         weights = graph_lead(
             weights,
             coverage=coverage.get("keyword"),
+            beyond_names=beyond_names,
             anchor_share=max((a.share for a in anchors.values()), default=None),
             well_covered=WELL_COVERED,
             adds=ANCHOR_ADDS,

@@ -149,3 +149,7 @@ def test_graph_lead_only_when_the_keyword_head_is_partial_and_an_anchor_adds_to_
     assert graph_lead({"time": 1.0}, coverage=0.4, anchor_share=0.2) == {"time": 1.0}
     # never lowers a graph list that already weighs more
     assert graph_lead({"graph": 2.0}, coverage=0.4, anchor_share=0.2) == {"graph": 2.0}
+    # a head holding most of the query, but little of what it asks beyond the names it writes
+    assert graph_lead(weights, coverage=0.6, beyond_names=0.3, anchor_share=0.2)["graph"] == 1.5
+    assert graph_lead(weights, coverage=0.6, beyond_names=0.6, anchor_share=0.2) == weights
+    assert graph_lead(weights, coverage=0.6, beyond_names=0.3, anchor_share=0.05) == weights

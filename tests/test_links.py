@@ -151,3 +151,43 @@ def test_a_partial_keyword_head_lets_the_graph_list_lead_where_its_links_add(eng
     # "lag" and "coefficient" are in no passage: the keyword head holds under half the query
     assert graph_weight("what lag coefficient smooths the Sprout flow reading") == GRAPH_LEAD
     assert graph_weight("Sprout flow sensor turbine meter pulses litre") != GRAPH_LEAD
+
+
+def test_a_head_matched_on_the_names_alone_lets_the_graph_list_lead(tmp_path):
+    """The Harbour Loop's note holds most of the question through the name it writes, but little
+    of what it asks about it (who rides at the back): the graph list, which follows its link to the
+    sweep rider, weighs the graph lead. A question the note answers beyond the name does not."""
+    from memsearch.api import index_vault, open_index
+    from memsearch.search import GRAPH_LEAD
+
+    notes = {
+        "reference/harbour-loop.md": (
+            "# Harbour Loop\n\nThe Harbour Loop is our Sunday club ride, 42 km round the bay from the"
+            " ferry steps.\n\n- the Harbour Loop is ridden as one group, and the [[sweep-rider]]"
+            " closes it\n"
+        ),
+        "reference/sweep-rider.md": (
+            "# Sweep rider\n\nCarries the pump, a spare tube and the first-aid kit; nobody is dropped.\n"
+        ),
+        "reference/ferry.md": "# Ferry\n\nThe ferry steps are by the old harbour wall.\n",
+        "reference/kit-list.md": "# Kit list\n\nLights, a bell, a lock.\n",
+        "journal/2025-03-02.md": "# 2025-03-02\n\nRode the loop alone in the rain.\n",
+    }
+    vault = tmp_path / "vault"
+    for rel, text in notes.items():
+        (vault / rel).parent.mkdir(parents=True, exist_ok=True)
+        (vault / rel).write_text(text, encoding="utf-8")
+    index_vault(vault, embed=False)
+    engine = open_index(vault)
+
+    def weights(question: str) -> dict[str, float]:
+        response = engine.search(question, k=10, all_results=True, explain=True)
+        assert response.results[0].path == "reference/harbour-loop.md"  # the head is the named note
+        return {
+            name: part["weight"]
+            for result in response.results
+            for name, part in result.explanation["strategies"].items()
+        }
+
+    assert weights("who rides at the very back of the Harbour Loop")["graph"] == GRAPH_LEAD
+    assert weights("how many km round the bay is the Harbour Loop club ride")["graph"] < GRAPH_LEAD

@@ -9,6 +9,7 @@ from memsearch.query_terms import (
     informative,
     is_scaffolding,
     term_weights,
+    without_names,
 )
 from memsearch.tokenize import term_counts
 
@@ -32,6 +33,16 @@ def test_a_gloss_shares_the_weight_of_one_word():
     weights = term_weights("what is Amma taking", glosses=("kamala raman",))
     assert weights["kamala"] == weights["raman"] == 0.5
     assert weights["amma"] == 1.0
+
+
+def test_what_a_query_asks_beyond_the_names_it_writes():
+    weights = term_weights("who rides at the back of the Harbour Loop")
+    asked = without_names(weights, ["Harbour Loop"])
+    assert asked == {t: w for t, w in weights.items() if t not in ("harbour", "loop")}
+    assert "back" in asked
+    # nothing to tell apart: a query that names nothing, or is nothing but its names
+    assert without_names(weights, []) == {}
+    assert without_names(term_weights("Harbour Loop"), ["Harbour Loop"]) == {}
 
 
 def test_scaffolding_cannot_win_a_keyword_hit_over_a_content_match():
