@@ -29,11 +29,13 @@ from memsearch.dates.spans import (
 from memsearch.dates.vocabulary import (
     MONTH,
     MONTH_FULL,
+    NUMBER,
     ORD,
     PATTERN_FLAGS,
     WEEKDAY,
     WEEKDAY_NUMBERS,
     month_number,
+    number_value,
 )
 from memsearch.dates.yearly import (
     SEASONS,
@@ -44,40 +46,7 @@ from memsearch.dates.yearly import (
     season_resolver,
 )
 
-_NUMBER_WORDS = {
-    "a": 1,
-    "an": 1,
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-    "eleven": 11,
-    "twelve": 12,
-    "couple": 2,
-    "few": 3,
-    "several": 3,
-}
-_NUM = (
-    r"(?:\d{1,4}|(?:a\s+)?couple(?:\s+of)?|(?:a\s+)?few|several|an?|one|two|three|four|five|six|seven"
-    r"|eight|nine|ten|eleven|twelve)"
-)
 _UNIT = r"(?P<unit>hour|day|week|fortnight|month|year)s?"
-
-
-def _number(text: str) -> int:
-    words = text.lower().split()
-    if words[0].isdigit():
-        return int(words[0])
-    for word in words:
-        if word in _NUMBER_WORDS and word not in ("a", "an"):
-            return _NUMBER_WORDS[word]
-    return 1
 
 
 @dataclass
@@ -143,9 +112,9 @@ _Q_CALENDAR = re.compile(
     r"(?!\s*'s?\s*\d)",
     re.IGNORECASE,
 )
-_Q_AGO = re.compile(rf"\b(?P<n>{_NUM})\s+{_UNIT}\s+ago\b", re.IGNORECASE)
+_Q_AGO = re.compile(rf"\b(?P<n>{NUMBER})\s+{_UNIT}\s+ago\b", re.IGNORECASE)
 _Q_ROLLING = re.compile(
-    rf"\b(?:(?:in|over|during|within|for)\s+)?(?:the\s+)?(?:past|last|previous|prior)\s+(?P<n>{_NUM})\s+{_UNIT}\b",
+    rf"\b(?:(?:in|over|during|within|for)\s+)?(?:the\s+)?(?:past|last|previous|prior)\s+(?P<n>{NUMBER})\s+{_UNIT}\b",
     re.IGNORECASE,
 )
 _Q_RECENT = re.compile(r"\b(?:recently|lately|of\s+late)\b", re.IGNORECASE)
@@ -379,7 +348,7 @@ def find_candidates(query: str, now: datetime) -> list[Candidate]:
             add(m, *year_span(today.year - back, tz), "relative")
 
     def ago(m: re.Match[str]) -> None:
-        n, unit = _number(m["n"]), m["unit"].lower()
+        n, unit = number_value(m["n"]), m["unit"].lower()
         if unit == "fortnight":  # "a fortnight ago" is "two weeks ago": the week two weeks back
             n, unit = 2 * n, "week"
         if n > 10000:
@@ -397,7 +366,7 @@ def find_candidates(query: str, now: datetime) -> list[Candidate]:
             add(m, *year_span(point.year, tz), "relative")
 
     def rolling(m: re.Match[str]) -> None:
-        n, unit = _number(m["n"]), m["unit"].lower()
+        n, unit = number_value(m["n"]), m["unit"].lower()
         if unit == "fortnight":
             n, unit = 2 * n, "week"
         if 0 < n <= 10000:

@@ -36,8 +36,43 @@ WEEKDAY = (
 )
 WEEKDAY_NUMBERS = {"mon": 0, "tue": 1, "wed": 2, "thu": 3, "fri": 4, "sat": 5, "sun": 6}
 ORD = r"(?:st|nd|rd|th)?"
+#: A count as a query writes it: "3", "two", "a couple of", "a few".
+NUMBER = (
+    r"(?:\d{1,4}|(?:a\s+)?couple(?:\s+of)?|(?:a\s+)?few|several|an?|one|two|three|four|five|six|seven"
+    r"|eight|nine|ten|eleven|twelve)"
+)
+_NUMBER_WORDS = {
+    "a": 1,
+    "an": 1,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "couple": 2,
+    "few": 3,
+    "several": 3,
+}
 PATTERN_FLAGS = re.IGNORECASE | re.VERBOSE
 
 
 def month_number(name: str) -> int:
     return _MONTH_NUMBERS[name[:3].lower()]
+
+
+def number_value(text: str) -> int:
+    """The count a :data:`NUMBER` match says ("a couple of" is 2, "a few" 3)."""
+    words = text.lower().split()
+    if words[0].isdigit():
+        return int(words[0])
+    for word in words:
+        if word in _NUMBER_WORDS and word not in ("a", "an"):
+            return _NUMBER_WORDS[word]
+    return 1

@@ -3,19 +3,22 @@ phrase it came from (:func:`strip_time_phrase`).
 
 From the expressions :mod:`memsearch.dates.candidates` finds, this keeps those the words before
 them allow (a bare month only after "in", "since", ...), applies those words ("since", "before",
-"last", "early"...), joins ranges ("between X and Y", "from X to Y"), pins a yearless day to a
-year the query names, and chooses the narrowest window.
+"last", "early"...), counts offsets from a date ("the Sunday before October 28"), joins ranges
+("between X and Y", "from X to Y"), pins a yearless day to a year the query names, and chooses
+the narrowest window.
 """
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from memsearch.dates.candidates import Candidate, find_candidates
-from memsearch.dates.spans import Span, year_span
+from memsearch.dates.spans import Span, shift, year_span
+from memsearch.dates.vocabulary import NUMBER, WEEKDAY, WEEKDAY_NUMBERS, number_value
 from memsearch.dates.yearly import MONTH_THIRDS, current, latest_ended, latest_not_after, third_resolver
 
 #: Open ends of a window ("before 2020" starts at the beginning of time).
@@ -91,6 +94,65 @@ _NUMERIC_DAY_PRE = {
 #: Words that tie a yearless day or month to ``now`` ("since May", "last March 3", "this May"):
 #: it is then one occurrence, not the same days in every year.
 _TIED_TO_NOW_PRE = {"since", "as of", "after", "before", "prior to", "until", "till", "by", "last", "this"}
+
+
+#: A day or span counted from a date the query names, not from now: "the Sunday before October
+#: 28, 2023", "the week before 16 November", "two weeks after May 3", "the day after Christmas
+#: Day", and "last weekend before April 10" or "last Friday on 23 January" (asked as of that date).
+_OFFSET_RE = re.compile(
+    rf"""(?:^|(?<=[\s(\[\"',;:]))(?:(?P<article>the|a|an)\s+|(?P<last>last|this\s+past)\s+)?
+    (?:(?P<n>{NUMBER})\s+(?P<unit>day|night|week|fortnight|month|year)s?
+    |(?P<what>day|night|week|weekend|fortnight|month|year|{WEEKDAY}))\s+$""",
+    re.IGNORECASE | re.VERBOSE,
+)
+#: The prepositions an offset counts from: "before"/"after" a date, or "on"/"as of" it after
+#: "last" ("last Friday on 23 January": the Friday before that day).
+_OFFSET_PRE = {"before", "prior to", "after", "on", "as of"}
+_OFFSET_UNITS = {"night": ("day", 1), "fortnight": ("week", 2)}
+_UNITS = {"day", "night", "week", "fortnight", "month", "year"}
+
+
+def _offset_span(m: re.Match[str], pre: str, cand: Candidate) -> Span | None:
+    """The span an offset phrase (:data:`_OFFSET_RE`) names, counted from ``cand``: back from its
+    start for "before" (and "last ... on"), forward from its end for "after"."""
+    after = pre == "after"
+    anchor = cand.hi if after else cand.lo
+    day = timedelta(days=1)
+    what = (m["what"] or "").lower().rstrip(".")
+    if what == "weekend":  # Saturday and Sunday, wholly before (after) the date
+        if after:
+            saturday = anchor + day * ((5 - anchor.weekday()) % 7)
+        else:
+            saturday = anchor - day * ((anchor.weekday() - 5) % 7)
+            if saturday + 2 * day > anchor:
+                saturday -= 7 * day
+        return saturday, saturday + 2 * day
+    if what not in _UNITS and what[:3] in WEEKDAY_NUMBERS:  # the nearest such weekday before (after) it
+        weekday = WEEKDAY_NUMBERS[what[:3]]
+        if after:
+            first = anchor + day * ((weekday - anchor.weekday()) % 7)
+        else:
+            first = anchor - day * ((anchor.weekday() - weekday) % 7 or 7)
+        return first, first + day
+    n, unit = (number_value(m["n"]), m["unit"].lower()) if m["n"] else (1, what)
+    unit, times = _OFFSET_UNITS.get(unit, (unit, 1))
+    n *= times
+    # the n-th unit before (after) the date: "two weeks before August 11" is the week from July 28
+    if after:
+        return shift(anchor, -(n - times), unit), shift(anchor, -n, unit)
+    return shift(anchor, n, unit), shift(anchor, n - times, unit)
+
+
+def _offsets(query: str, chosen: list[tuple[Candidate, str, int]]) -> dict[int, re.Match[str]]:
+    """The offset phrase right before each chosen expression's preposition, by the expression's id."""
+    found: dict[int, re.Match[str]] = {}
+    for cand, pre, pre_start in chosen:
+        if pre not in _OFFSET_PRE or cand.kind not in ("day", "month", "period"):
+            continue
+        m = _OFFSET_RE.search(query, max(0, pre_start - 40), pre_start)
+        if m is not None and m.group(0).strip() and (pre not in ("on", "as of") or m["last"]):
+            found[id(cand)] = m
+    return found
 
 
 def _preposition(query: str, start: int) -> tuple[str, int]:
@@ -174,8 +236,19 @@ def _windows(query: str, now: datetime) -> list[TimeWindow]:
     found_at: list[tuple[Candidate, Callable[[int], Span | None] | None]] = []
     consumed: set[int] = set()
     tz = now.tzinfo or UTC
+    offsets = _offsets(query, chosen)
     for cand, pre, pre_start in chosen:
         if id(cand) in consumed:
+            continue
+        if any(m.start() <= cand.start and cand.end <= m.end() for m in offsets.values()):
+            continue  # "Sunday" in "the Sunday before October 28": counted from the date
+        if id(cand) in offsets:
+            m = offsets[id(cand)]
+            with contextlib.suppress(ValueError, OverflowError):
+                span = _offset_span(m, pre, cand)
+                if span is not None and span[0] < span[1]:
+                    windows.append(TimeWindow(span[0], span[1], query[m.start() : cand.end]))
+                    found_at.append((cand, None))
             continue
         lo, hi, start, end = cand.lo, cand.hi, cand.start, cand.end
         resolve = cand.resolve
@@ -272,8 +345,10 @@ def query_time_window(query: str, now: datetime) -> TimeWindow | None:
     (``in spring 2025``, ``last summer``: meteorological, northern hemisphere, see ``yearly.SEASONS``),
     parts of a month or year (``the first week of May``, ``the second half of August``,
     ``early/mid/late March``, ``the third quarter of 2024``, ``Q1 2024``), ``so far this month``
-    (up to now), ``this/last quarter`` and ``a fortnight ago``. A year the query names beside a
-    yearless day pins it (``in 2024, on March 26``). A yearless day, month or period
+    (up to now), ``this/last quarter`` and ``a fortnight ago``. A day or span counted from a date
+    the query names is counted from that date (``the Sunday before October 28, 2023``, ``the week
+    before 16 November``, ``two weeks after May 3``, ``last Friday on 23 January``). A year the
+    query names beside a yearless day pins it (``in 2024, on March 26``). A yearless day, month or period
     is ``yearly``: its window is the most recent occurrence not after ``now``, and it stands for
     that day or month in every year (unless ``since``, ``last``, ... tie it to now). When the
     query holds several phrases the narrowest window wins. Naive ``now`` is taken as UTC.

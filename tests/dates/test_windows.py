@@ -304,6 +304,90 @@ def test_yearless_days_and_months_are_yearly(query: str, yearly: bool) -> None:
     assert window.yearly is yearly
 
 
+@pytest.mark.parametrize(
+    ("query", "start", "end", "text"),
+    [
+        # a weekday, a weekend, a week counted from the date the query names, not from now
+        (
+            "shown on the Sunday before October 28, 2023?",
+            utc(2023, 10, 22),
+            utc(2023, 10, 23),
+            "the Sunday before October 28, 2023",
+        ),
+        (
+            "plans for the Saturday after October 28, 2023",
+            utc(2023, 11, 4),
+            utc(2023, 11, 5),
+            "the Saturday after October 28, 2023",
+        ),
+        ("the Mon. before 3 March 2025", utc(2025, 2, 24), utc(2025, 2, 25), "the Mon. before 3 March 2025"),
+        (
+            "where was I the week before 16 November 2023",
+            utc(2023, 11, 9),
+            utc(2023, 11, 16),
+            "the week before 16 November 2023",
+        ),
+        (
+            "the weekend before 4th October, 2023",
+            utc(2023, 9, 30),
+            utc(2023, 10, 2),  # a Wednesday
+            "the weekend before 4th October, 2023",
+        ),
+        (
+            "last weekend before April 10, 2023",
+            utc(2023, 4, 8),
+            utc(2023, 4, 10),  # a Monday
+            "last weekend before April 10, 2023",
+        ),
+        (
+            "the weekend before 15 October 2023",
+            utc(2023, 10, 7),
+            utc(2023, 10, 9),  # a Sunday
+            "the weekend before 15 October 2023",
+        ),
+        ("the day after March 3, 2024", utc(2024, 3, 4), utc(2024, 3, 5), "the day after March 3, 2024"),
+        ("the night before 5 May 2024", utc(2024, 5, 4), utc(2024, 5, 5), "the night before 5 May 2024"),
+        # n units: the n-th one before (after) the date
+        (
+            "got two weeks before August 11, 2023",
+            utc(2023, 7, 28),
+            utc(2023, 8, 4),
+            "two weeks before August 11, 2023",
+        ),
+        (
+            "three days before 10 June 2025",
+            utc(2025, 6, 7),
+            utc(2025, 6, 8),
+            "three days before 10 June 2025",
+        ),
+        (
+            "a fortnight after 1 March 2025",
+            utc(2025, 3, 2),
+            utc(2025, 3, 16),
+            "a fortnight after 1 March 2025",
+        ),
+        ("the month before May 2023", utc(2023, 4, 1), utc(2023, 5, 1), "the month before May 2023"),
+        # "last Friday" asked as of a date: the Friday before it (23 January 2022 was a Sunday)
+        (
+            "finished last Friday on 23 January, 2022",
+            utc(2022, 1, 21),
+            utc(2022, 1, 22),
+            "last Friday on 23 January, 2022",
+        ),
+        # no offset before the preposition: as before
+        ("what happened before March 3", OPEN_START, utc(2025, 3, 3), "before March 3"),
+        ("what did I do on Sunday", utc(2025, 6, 15), utc(2025, 6, 16), "on Sunday"),
+        ("the review on 3 March 2025", utc(2025, 3, 3), utc(2025, 3, 4), "on 3 March 2025"),
+    ],
+)
+def test_a_day_or_span_counted_from_a_named_date(
+    query: str, start: datetime, end: datetime, text: str
+) -> None:
+    window = query_time_window(query, NOW)
+    assert window is not None
+    assert (window.start, window.end, window.text) == (start, end, text)
+
+
 def test_query_time_window_uses_the_zone_of_now() -> None:
     east = timezone(timedelta(hours=2))
     window = query_time_window("today", datetime(2025, 6, 18, 0, 30, tzinfo=east))
