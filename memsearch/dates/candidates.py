@@ -155,7 +155,7 @@ _Q_SEASON = re.compile(
 # week of May": a part of a month or of a year.
 _Q_PART = re.compile(
     rf"""(?<![\w-])(?:the\s+)?(?P<ord>first|second|third|fourth|1st|2nd|3rd|4th|last|latter)\s+
-    (?P<part>half|quarter|week)\s+of\s+(?:the\s+)?
+    (?:(?P<count>two|three|2|3)\s+(?=weeks))?(?P<part>half|quarter|weekend|week)s?\s+of\s+(?:the\s+)?
     (?:(?P<m>{MONTH})(?:\.?,?\s+(?P<my>\d{{4}}))?|(?:year\s+)?(?P<y>\d{{4}}))(?![\w:]|[.,]\d)""",
     PATTERN_FLAGS,
 )
@@ -266,7 +266,8 @@ def find_candidates(query: str, now: datetime) -> list[Candidate]:
 
     def part(m: re.Match[str]) -> None:
         month = month_number(m["m"]) if m["m"] else None
-        resolve = part_resolver(m["ord"].lower(), m["part"].lower(), month, tz)
+        count = number_value(m["count"]) if m["count"] else 1
+        resolve = part_resolver(m["ord"].lower(), m["part"].lower(), month, tz, count)
         year_text = m["my"] or m["y"]
         if year_text:
             year = int(year_text)

@@ -69,10 +69,15 @@ def season_resolver(name: str, tz: tzinfo) -> Callable[[int], Span | None]:
     return lambda year: months_span(year + offset, first, count, tz)
 
 
-def part_resolver(ordinal: str, part: str, month: int | None, tz: tzinfo) -> Callable[[int], Span | None]:
+def part_resolver(
+    ordinal: str, part: str, month: int | None, tz: tzinfo, count: int = 1
+) -> Callable[[int], Span | None]:
     """The resolver of "the <ordinal> <part> of <month or year>" for any year; raises KeyError for a
-    part that does not exist (a fourth half, a quarter of a month)."""
+    part that does not exist (a fourth half, a quarter of a month). ``count`` weeks of a month
+    from its start or up to its end: "the first two weeks of May", "the last two weeks of August"."""
     last = ordinal in ("last", "latter")
+    if count != 1 and (part != "week" or month is None or ordinal not in ("first", "1st", "last")):
+        raise KeyError(ordinal)
     if month is None:  # a part of a year
         pieces = {"half": 2, "quarter": 4}[part]
         n = pieces if last else _ORDINALS[ordinal]
@@ -88,15 +93,29 @@ def part_resolver(ordinal: str, part: str, month: int | None, tz: tzinfo) -> Cal
         first_day, stop_day = (1, 16) if n == 1 else (16, None)
         return lambda year: month_part(year, month, first_day, stop_day, tz)
     if part == "week":
-        if last:  # the month's last seven days
+        if last:  # the month's last seven days (fourteen for "the last two weeks")
 
             def last_week(year: int) -> Span:
                 end = month_span(year, month, tz)[1]
-                return end - timedelta(days=7), end
+                return end - timedelta(days=7 * count), end
 
             return last_week
         n = _ORDINALS[ordinal]
-        return lambda year: month_part(year, month, 7 * (n - 1) + 1, 7 * n + 1, tz)
+        return lambda year: month_part(year, month, 7 * (n - 1) + 1, 7 * (n + count - 1) + 1, tz)
+    if part == "weekend":  # the month's n-th (or last) Saturday and the Sunday after it
+        n = 0 if last else _ORDINALS[ordinal]
+
+        def weekend(year: int) -> Span | None:
+            start, end = month_span(year, month, tz)
+            first_saturday = start + timedelta(days=(5 - start.weekday()) % 7)
+            saturday = first_saturday + timedelta(weeks=n - 1) if n else end - timedelta(days=1)
+            if not n:
+                saturday -= timedelta(days=(saturday.weekday() - 5) % 7)
+            if saturday >= end:
+                return None
+            return saturday, saturday + timedelta(days=2)
+
+        return weekend
     raise KeyError(part)
 
 

@@ -172,6 +172,36 @@ def test_query_time_window_none(query: str) -> None:
         ("what happened in the autumn", utc(2024, 9, 1), utc(2024, 12, 1), "in the autumn", True),
         ("in the fall", utc(2024, 9, 1), utc(2024, 12, 1), "in the fall", True),
         # halves, weeks and thirds of a month
+        (
+            "in the last two weeks of August 2023",
+            utc(2023, 8, 18),
+            utc(2023, 9, 1),
+            "in the last two weeks of August 2023",
+            False,
+        ),
+        (
+            "the first two weeks of May 2024",
+            utc(2024, 5, 1),
+            utc(2024, 5, 15),
+            "the first two weeks of May 2024",
+            False,
+        ),
+        # a weekend of a month: its n-th (or last) Saturday and the Sunday after
+        (
+            "during the first weekend of August 2023",
+            utc(2023, 8, 5),
+            utc(2023, 8, 7),
+            "during the first weekend of August 2023",
+            False,
+        ),
+        (
+            "the second weekend of March 2025",
+            utc(2025, 3, 8),
+            utc(2025, 3, 10),
+            "the second weekend of March 2025",
+            False,
+        ),
+        ("the last weekend of May", utc(2025, 5, 31), utc(2025, 6, 2), "the last weekend of May", True),
         ("the second half of August", utc(2024, 8, 16), utc(2024, 9, 1), "the second half of August", True),
         ("the first half of May", utc(2025, 5, 1), utc(2025, 5, 16), "the first half of May", True),
         ("the first week of May", utc(2025, 5, 1), utc(2025, 5, 8), "the first week of May", True),
