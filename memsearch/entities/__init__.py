@@ -32,7 +32,12 @@ from memsearch.entities.extract import (
     vocabulary_words_py,
 )
 from memsearch.entities.frontmatter import frontmatter_entities
-from memsearch.entities.normalize import MAX_ENTITY_CHARS, normalize_entity, unique_entities
+from memsearch.entities.normalize import (
+    MAX_ENTITY_CHARS,
+    normalize_entity,
+    unique_entities,
+    without_possessive,
+)
 from memsearch.entities.words import COMMON_WORDS, STOPWORDS
 
 __all__ = [
@@ -49,4 +54,5 @@ __all__ = [
     "unique_entities",
     "vocabulary",
     "vocabulary_words_py",
+    "without_possessive",
 ]

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from urllib.parse import unquote
 
 from memsearch import dates, speedups
-from memsearch.entities.normalize import unique_entities, wikilink_target
+from memsearch.entities.normalize import unique_entities, wikilink_target, without_possessive
 from memsearch.entities.words import (
     ANY_CONNECTOR,
     CONNECTORS,
@@ -46,7 +46,6 @@ _WORD_RE = re.compile(r"[^\W\d_][\w'’]*")
 # a word right after a word (or a comma) and one space: the middle of a sentence ("my dog Max")
 _MID_SENTENCE_WORD_RE = re.compile(r"(?<=[\w,;)] )[^\W\d_][\w'’-]*")
 _HEADING_LINE_RE = re.compile(r"^ {0,3}#{1,6}(?:\s|$)")
-_POSSESSIVE_RE = re.compile(r"['’][sS]$|['’]$")
 _SCHEME_RE = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
 _BREAK = " \u00a6 "  # put where something was removed: ends a run of capitalised words, starts no sentence
 
@@ -253,7 +252,7 @@ def _continues_connector(connector: list[str], token: str) -> bool:
 
 def _clean_token(token: str) -> str:
     if "'" in token or "’" in token:
-        token = _POSSESSIVE_RE.sub("", token) or token
+        token = without_possessive(token)
     if "-" not in token:
         return token
     parts = token.split("-")

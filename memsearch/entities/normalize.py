@@ -32,6 +32,14 @@ def _normalized(name: str) -> str:
     return " ".join(text.split())
 
 
+_POSSESSIVE = re.compile(r"['’][sS]$|['’]$")
+
+
+def without_possessive(word: str) -> str:
+    """A word without its possessive ending ("Pai's", "Oz’s", "the Joneses'"): the name it is of."""
+    return _POSSESSIVE.sub("", word) or word
+
+
 def unique_entities(names: Iterable[str]) -> list[str]:
     """Names deduplicated on :func:`normalize_entity`, first spelling and order kept; names over
     :data:`MAX_ENTITY_CHARS` left out."""

@@ -27,7 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
-from memsearch.entities import normalize_entity
+from memsearch.entities import normalize_entity, without_possessive
 from memsearch.index.keyword import fit_mask, top_hits
 from memsearch.models import Hit
 
@@ -147,7 +147,8 @@ class EntityGraph:
         """(name as the text writes it, normalised; entity key) for each entity or alias the text
         names, longest n-gram first. An alias resolves to its key even where no chunk names the
         thing under that key (a glossary's "PTS" stands for "put to sleep")."""
-        words = [w.strip(".'-") for w in _WORD.findall(text)]
+        # "Pai's", "the Harbour Loop's": a possessive names what the notes name without it
+        words = [without_possessive(w.strip(".-")).strip("'") for w in _WORD.findall(text)]
         found: list[tuple[str, str]] = []
         i = 0
         while i < len(words):

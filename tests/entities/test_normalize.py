@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from memsearch.entities import normalize_entity
+from memsearch.entities import normalize_entity, without_possessive
 
 
 @pytest.mark.parametrize(
@@ -19,3 +19,18 @@ from memsearch.entities import normalize_entity
 )
 def test_normalize_entity(name, key):
     assert normalize_entity(name) == key
+
+
+@pytest.mark.parametrize(
+    ("word", "name"),
+    [
+        ("Pai's", "Pai"),
+        ("Oz’s", "Oz"),
+        ("Joneses'", "Joneses"),
+        ("OSI'S", "OSI"),
+        ("Pai", "Pai"),
+        ("'s", "'s"),
+    ],
+)
+def test_without_possessive(word: str, name: str) -> None:
+    assert without_possessive(word) == name

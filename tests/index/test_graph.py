@@ -31,6 +31,15 @@ def test_aliases_resolve_to_one_node():
     assert g.resolve("rf") == "redflag"
 
 
+def test_a_possessive_names_what_the_notes_name_without_it():
+    """The chunkers read "Pai's flat" as naming Pai; so must a query ("the chemist near Pai's")."""
+    g = _graph()
+    assert g.find_in_text("which algorithm are Redflag's releases signed with") == ["redflag"]
+    assert g.find_in_text("what did RF’s keys sign") == ["redflag"]  # an alias, a typographic apostrophe
+    assert g.find_in_text("the signing keys' rotation") == ["signing keys"]
+    assert g.named_in_text("Caroline's painting") == [("caroline", "caroline")]
+
+
 def test_hubs_are_damped():
     g = _graph()
     assert g.idf("caroline") < g.idf("ed25519")
