@@ -45,6 +45,19 @@ MAX_RESOLVED_NAMES = 200_000
 _WORD = re.compile(r"[#@]?[\w][\w'\-.]*", re.UNICODE)
 
 
+def _numbers(name: str) -> list[str]:
+    """``name`` itself, then its last word's other number (a plural's singular, a singular's plural)."""
+    head, _, last = name.rpartition(" ")
+    if len(last) < 3 or not last.isalpha():
+        return [name]
+    prefix = f"{head} " if head else ""
+    if last.endswith("s") and not last.endswith("ss"):
+        others = [last[:-2]] if last.endswith(("ches", "shes", "xes", "sses")) else [last[:-1]]
+    else:
+        others = [last + ("es" if last.endswith(("ch", "sh", "x", "ss")) else "s")]
+    return [name, *(prefix + other for other in others)]
+
+
 def normalize(name: str) -> str:
     """Node key of an entity (the chunkers' normalisation, plus a leading ``@``)."""
     return normalize_entity(name.strip().lstrip("@"))
@@ -146,7 +159,8 @@ class EntityGraph:
     def named_in_text(self, text: str) -> list[tuple[str, str]]:
         """(name as the text writes it, normalised; entity key) for each entity or alias the text
         names, longest n-gram first. An alias resolves to its key even where no chunk names the
-        thing under that key (a glossary's "PTS" stands for "put to sleep")."""
+        thing under that key (a glossary's "PTS" stands for "put to sleep"); a name the vault knows
+        in the other number only resolves to that ("the signing key" to "signing keys")."""
         # "Pai's", "the Harbour Loop's": a possessive names what the notes name without it
         words = [without_possessive(w.strip(".-")).strip("'") for w in _WORD.findall(text)]
         found: list[tuple[str, str]] = []
@@ -154,14 +168,25 @@ class EntityGraph:
         while i < len(words):
             for span in range(min(MAX_ENTITY_WORDS, len(words) - i), 0, -1):
                 candidate = normalize(" ".join(words[i : i + span]))
-                key = self._aliases.get(candidate)
-                if key is not None or candidate in self._chunks or self.aliases_of(candidate):
-                    found.append((candidate, key or candidate))
+                key = self._named(candidate)
+                if key is not None:
+                    found.append((candidate, key))
                     i += span
                     break
             else:
                 i += 1
         return found
+
+    def _named(self, name: str) -> str | None:
+        """The entity key ``name`` (normalised) stands for, as written or as its other number:
+        "the signing key" for the vault's "signing keys", "redflags" for "Redflag"."""
+        for form in _numbers(name):
+            key = self._aliases.get(form)
+            if key is not None:
+                return key
+            if form in self._chunks or self.aliases_of(form):
+                return form
+        return None
 
     def idf(self, key: str) -> float:
         n = max(len(self._chunk_entities), 1)

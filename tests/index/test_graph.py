@@ -40,6 +40,15 @@ def test_a_possessive_names_what_the_notes_name_without_it():
     assert g.named_in_text("Caroline's painting") == [("caroline", "caroline")]
 
 
+def test_a_name_in_the_other_number_resolves_to_the_one_the_vault_knows():
+    g = _graph()
+    assert g.find_in_text("when was the signing key rotated") == ["signing keys"]
+    assert g.find_in_text("which redflags are signed") == ["redflag"]
+    assert g.find_in_text("every signing keys note") == ["signing keys"]  # as written first
+    assert g.find_in_text("the teas we drink") == ["tea"]
+    assert g.find_in_text("what did James say") == []  # no "jame" either
+
+
 def test_hubs_are_damped():
     g = _graph()
     assert g.idf("caroline") < g.idf("ed25519")
