@@ -155,6 +155,34 @@ def _offsets(query: str, chosen: list[tuple[Candidate, str, int]]) -> dict[int, 
     return found
 
 
+#: "Lockie's last Wednesday session", "my last week at the clinic": after a possessive, "last"
+#: (or "this") says which of someone's, not when: no window. "What's", "it's" are no possessives.
+_OWNER_BEFORE_RE = re.compile(r"(?P<owner>[\w'’]+)\s+(?:very\s+)?(?:last|this)\s+$", re.IGNORECASE)
+_OWNERS = frozenset({"my", "his", "her", "our", "their", "its", "your"})
+_CONTRACTIONS = frozenset(
+    {"it", "what", "that", "there", "here", "who", "where", "when", "how", "he", "she", "let", "this"}
+)
+_LEAD_RE = re.compile(r"(?:last|this)\s", re.IGNORECASE)
+
+
+def _owned(query: str, cand: Candidate, pre: str, pre_start: int) -> bool:
+    """Whether a "last"/"this" expression is someone's ("Lockie's last Wednesday"), not a date."""
+    if pre in ("last", "this"):
+        end = pre_start + len(pre) + 1
+    elif (lead := _LEAD_RE.match(query, cand.start)) is not None:
+        end = lead.end()
+    else:
+        return False
+    m = _OWNER_BEFORE_RE.search(query, max(0, end - 60), end)
+    if m is None:
+        return False
+    owner = m["owner"].lower().replace("’", "'")
+    if owner in _OWNERS:
+        return True
+    stem, apostrophe, ending = owner.rpartition("'")
+    return bool(apostrophe) and ending in ("s", "") and stem not in _CONTRACTIONS and stem != ""
+
+
 def _preposition(query: str, start: int) -> tuple[str, int]:
     """The preposition right before ``start`` (normalised, lower case) and where it begins."""
     m = _PRE_RE.search(query, max(0, start - 30), start)
@@ -239,6 +267,8 @@ def _windows(query: str, now: datetime) -> list[TimeWindow]:
     offsets = _offsets(query, chosen)
     for cand, pre, pre_start in chosen:
         if id(cand) in consumed:
+            continue
+        if _owned(query, cand, pre, pre_start):
             continue
         if any(m.start() <= cand.start and cand.end <= m.end() for m in offsets.values()):
             continue  # "Sunday" in "the Sunday before October 28": counted from the date

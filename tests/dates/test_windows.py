@@ -418,6 +418,35 @@ def test_a_day_or_span_counted_from_a_named_date(
     assert (window.start, window.end, window.text) == (start, end, text)
 
 
+@pytest.mark.parametrize(
+    "query",
+    [
+        "When was Lockie's last Wednesday session?",
+        "Lockie’s last Friday shift",
+        "what did Priya do in her last week at the clinic",
+        "my last month in the job",
+        "the Joneses' last weekend away",
+    ],
+)
+def test_someones_last_says_which_not_when(query: str) -> None:
+    """After a possessive, "last" is the final one of someone's, not the one before now."""
+    assert query_time_window(query, NOW) is None
+
+
+@pytest.mark.parametrize(
+    ("query", "text"),
+    [
+        ("what did I do last Wednesday", "last Wednesday"),
+        ("what's last week's summary", "last week"),  # a contraction, not a possessive
+        ("it's last month I mean", "last month"),
+        ("what did Jo say last month", "last month"),
+    ],
+)
+def test_last_after_anything_but_a_possessive_is_still_a_date(query: str, text: str) -> None:
+    window = query_time_window(query, NOW)
+    assert window is not None and window.text == text
+
+
 def test_query_time_window_uses_the_zone_of_now() -> None:
     east = timezone(timedelta(hours=2))
     window = query_time_window("today", datetime(2025, 6, 18, 0, 30, tzinfo=east))
