@@ -112,7 +112,20 @@ _Q_CALENDAR = re.compile(
     r"(?!\s*'s?\s*\d)",
     re.IGNORECASE,
 )
-_Q_AGO = re.compile(rf"\b(?P<n>{NUMBER})\s+{_UNIT}\s+ago\b", re.IGNORECASE)
+# "a fortnight ago today", "a year ago today": that very day, not the week or year around it
+_Q_AGO = re.compile(
+    rf"\b(?P<n>{NUMBER})\s+{_UNIT}\s+ago\b(?P<today>\s+(?:today|to\s+the\s+day)\b)?", re.IGNORECASE
+)
+# A run of days in one month: "between 9 and 17 October 2025", "1-15 March", "March 3 to 7"
+_Q_DAY_RANGE = re.compile(
+    rf"""(?<![\w/.:-])(?:(?:between|from)\s+)?(?:
+        (?:the\s+)?(?P<a1>\d{{1,2}}){ORD}\s*(?:-|–|—|\s(?:and|to|until|till|through)\s)\s*(?:the\s+)?
+        (?P<b1>\d{{1,2}}){ORD}(?:\s+of)?\s+(?P<m1>{MONTH})
+      | (?P<m2>{MONTH})\.?\s+(?:the\s+)?(?P<a2>\d{{1,2}}){ORD}\s*(?:-|–|—|\s(?:and|to|until|till|through)\s)
+        \s*(?:the\s+)?(?P<b2>\d{{1,2}}){ORD}
+    )(?:\.?,?\s+(?P<y>\d{{4}}))?(?![\w:]|[.,]\d)""",
+    PATTERN_FLAGS,
+)
 _Q_ROLLING = re.compile(
     rf"\b(?:(?:in|over|during|within|for)\s+)?(?:the\s+)?(?:past|last|previous|prior)\s+(?P<n>{NUMBER})\s+{_UNIT}\b",
     re.IGNORECASE,
@@ -291,6 +304,27 @@ def find_candidates(query: str, now: datetime) -> list[Candidate]:
         if span is not None:  # "Q1" alone may be a name: a quarter only after "in", "during", ...
             add(m, *span, "period", needs_pre=True, has_year=False, resolve=resolve)
 
+    def day_range(m: re.Match[str]) -> None:
+        month = month_number(m["m1"] or m["m2"])
+        first, last = int(m["a1"] or m["a2"]), int(m["b1"] or m["b2"])
+        if not 1 <= first < last <= 31:
+            return
+
+        def resolve(year: int) -> Span | None:
+            try:
+                return day_span(date(year, month, first), tz)[0], day_span(date(year, month, last), tz)[1]
+            except ValueError:
+                return None
+
+        if m["y"]:
+            year = int(m["y"])
+            if _valid_year(year) and (span := resolve(year)) is not None:
+                add(m, *span, "period", month=month)
+            return
+        span = latest_not_after(resolve, now)
+        if span is not None:
+            add(m, *span, "period", month=month, has_year=False, resolve=resolve)
+
     def so_far(m: re.Match[str]) -> None:
         unit = (m["u1"] or m["u2"] or m["u3"]).lower()
         if unit == "week":
@@ -355,7 +389,9 @@ def find_candidates(query: str, now: datetime) -> list[Candidate]:
         if n > 10000:
             return
         point = shift(now, n, unit)
-        if unit == "hour":
+        if m["today"] and unit != "hour":
+            add(m, *day_span(point.date(), tz), "relative")
+        elif unit == "hour":
             add(m, point - timedelta(minutes=30), point + timedelta(minutes=30), "relative")
         elif unit == "day":
             add(m, *day_span(point.date(), tz), "relative")
@@ -393,6 +429,7 @@ def find_candidates(query: str, now: datetime) -> list[Candidate]:
         (_Q_DAYWORD, dayword),
         (_Q_CALENDAR, calendar),
         (_Q_AGO, ago),
+        (_Q_DAY_RANGE, day_range),
         (_Q_ROLLING, rolling),
         (_Q_RECENT, recent),
     )

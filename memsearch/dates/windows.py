@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from memsearch.dates.candidates import Candidate, find_candidates
-from memsearch.dates.spans import Span, shift, year_span
+from memsearch.dates.spans import Span, shift, week_span, year_span
 from memsearch.dates.vocabulary import NUMBER, WEEKDAY, WEEKDAY_NUMBERS, number_value
 from memsearch.dates.yearly import MONTH_THIRDS, current, latest_ended, latest_not_after, third_resolver
 
@@ -110,6 +110,27 @@ _OFFSET_RE = re.compile(
 _OFFSET_PRE = {"before", "prior to", "after", "on", "as of"}
 _OFFSET_UNITS = {"night": ("day", 1), "fortnight": ("week", 2)}
 _UNITS = {"day", "night", "week", "fortnight", "month", "year"}
+
+
+#: "the week starting 14 October", "the week beginning Monday 3 March": the seven days from it;
+#: "the week of 14 October": the calendar week that holds it.
+_WEEK_FROM_RE = re.compile(
+    r"(?:^|(?<=[\s(\[\"',;:]))(?:(?:in|during|over|for)\s+)?(?:the\s+)?week\s+"
+    r"(?P<how>starting|beginning|commencing|from|of)(?:\s+on)?\s+$",
+    re.IGNORECASE,
+)
+
+
+def _week_from(query: str, cand: Candidate) -> tuple[Span, int] | None:
+    """The week a "the week starting/of <day>" phrase names, and where the phrase starts."""
+    if cand.kind != "day":
+        return None
+    m = _WEEK_FROM_RE.search(query, max(0, cand.start - 40), cand.start)
+    if m is None:
+        return None
+    if m["how"].lower() == "of":
+        return week_span(cand.lo.date(), cand.lo.tzinfo or UTC), m.start()
+    return (cand.lo, cand.lo + timedelta(days=7)), m.start()
 
 
 def _offset_span(m: re.Match[str], pre: str, cand: Candidate) -> Span | None:
@@ -272,6 +293,12 @@ def _windows(query: str, now: datetime) -> list[TimeWindow]:
             continue
         if any(m.start() <= cand.start and cand.end <= m.end() for m in offsets.values()):
             continue  # "Sunday" in "the Sunday before October 28": counted from the date
+        week = _week_from(query, cand)
+        if week is not None:
+            (lo, hi), start = week
+            windows.append(TimeWindow(lo, hi, query[start : cand.end]))
+            found_at.append((cand, None))
+            continue
         if id(cand) in offsets:
             m = offsets[id(cand)]
             with contextlib.suppress(ValueError, OverflowError):
@@ -377,8 +404,12 @@ def query_time_window(query: str, now: datetime) -> TimeWindow | None:
     ``early/mid/late March``, ``the third quarter of 2024``, ``Q1 2024``), ``so far this month``
     (up to now), ``this/last quarter`` and ``a fortnight ago``. A day or span counted from a date
     the query names is counted from that date (``the Sunday before October 28, 2023``, ``the week
-    before 16 November``, ``two weeks after May 3``, ``last Friday on 23 January``). A year the
-    query names beside a yearless day pins it (``in 2024, on March 26``). A yearless day, month or period
+    before 16 November``, ``two weeks after May 3``, ``last Friday on 23 January``), and so are
+    a run of days (``between 9 and 17 October``, ``1-15 March``), a week from a day (``the week
+    starting 14 October``; ``the week of`` it is its calendar week), a weekend or the first or last
+    weeks of a month (``the first weekend of August``, ``the last two weeks of August``) and
+    ``a year ago today``. After a possessive, ``last`` is no date (``Lockie's last Wednesday
+    session``). A year the query names beside a yearless day pins it (``in 2024, on March 26``). A yearless day, month or period
     is ``yearly``: its window is the most recent occurrence not after ``now``, and it stands for
     that day or month in every year (unless ``since``, ``last``, ... tie it to now). When the
     query holds several phrases the narrowest window wins. Naive ``now`` is taken as UTC.

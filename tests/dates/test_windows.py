@@ -310,22 +310,38 @@ def test_yearless_days_and_months_are_yearly(query: str, yearly: bool) -> None:
     assert window.yearly is yearly
 
 
-#: (phrase, its first day, the day after its last, yearly): weeks and weekends of a month.
-WEEKS_OF_A_MONTH = [
+#: (phrase, its first day, the day after its last, yearly): weeks and weekends of a month, runs of
+#: days, weeks from a day.
+RUNS_OF_DAYS = [
+    # weeks of a month from its start or up to its end
     ("the last two weeks of August 2023", (2023, 8, 18), (2023, 9, 1), False),
     ("the first two weeks of May 2024", (2024, 5, 1), (2024, 5, 15), False),
     # a weekend of a month: its n-th (or last) Saturday and the Sunday after
     ("the first weekend of August 2023", (2023, 8, 5), (2023, 8, 7), False),
     ("the second weekend of March 2025", (2025, 3, 8), (2025, 3, 10), False),
     ("the last weekend of May", (2025, 5, 31), (2025, 6, 2), True),
+    # a run of days in one month, yearless or not
+    ("between 9 and 17 October 2025", (2025, 10, 9), (2025, 10, 18), False),
+    ("between 1 and 15 March 2025", (2025, 3, 1), (2025, 3, 16), False),
+    ("1-15 March", (2025, 3, 1), (2025, 3, 16), True),
+    ("from 3 to 5 May", (2025, 5, 3), (2025, 5, 6), True),
+    ("March 3 to 7 2024", (2024, 3, 3), (2024, 3, 8), False),
+    # seven days from a day, or the calendar week that holds it
+    ("the week starting 14 October 2024", (2024, 10, 14), (2024, 10, 21), False),
+    ("the week beginning Monday 3 March 2025", (2025, 3, 3), (2025, 3, 10), False),
+    ("week commencing 6 Jan 2025", (2025, 1, 6), (2025, 1, 13), False),
+    ("the week of 15 October 2024", (2024, 10, 14), (2024, 10, 21), False),
+    # "ago today": that very day (NOW is Wednesday 2025-06-18)
+    ("a fortnight ago today", (2025, 6, 4), (2025, 6, 5), False),
+    ("a year ago today", (2024, 6, 18), (2024, 6, 19), False),
 ]
 
 
-@pytest.mark.parametrize(("phrase", "first", "stop", "yearly"), WEEKS_OF_A_MONTH)
-def test_weeks_and_weekends_of_a_month(
+@pytest.mark.parametrize(("phrase", "first", "stop", "yearly"), RUNS_OF_DAYS)
+def test_weeks_weekends_and_runs_of_days(
     phrase: str, first: tuple[int, int, int], stop: tuple[int, int, int], yearly: bool
 ) -> None:
-    window = query_time_window(f"where were we in {phrase}?", NOW)
+    window = query_time_window(f"what happened {phrase}?", NOW)
     assert window is not None
     assert (window.start, window.end, window.yearly) == (utc(*first), utc(*stop), yearly)
     assert window.text.endswith(phrase)
