@@ -409,10 +409,11 @@ def query_time_window(query: str, now: datetime) -> TimeWindow | None:
     starting 14 October``; ``the week of`` it is its calendar week), a weekend or the first or last
     weeks of a month (``the first weekend of August``, ``the last two weeks of August``) and
     ``a year ago today``. After a possessive, ``last`` is no date (``Lockie's last Wednesday
-    session``). A year the query names beside a yearless day pins it (``in 2024, on March 26``). A yearless day, month or period
-    is ``yearly``: its window is the most recent occurrence not after ``now``, and it stands for
-    that day or month in every year (unless ``since``, ``last``, ... tie it to now). When the
-    query holds several phrases the narrowest window wins. Naive ``now`` is taken as UTC.
+    session``). A year the query names beside a yearless day pins it (``in 2024, on March 26``).
+    A yearless day, month or period is ``yearly``: its window is the most recent occurrence not
+    after ``now``, and it stands for that day or month in every year (unless ``since``, ``last``,
+    ... tie it to now). When the query holds several phrases the narrowest window wins. Naive
+    ``now`` is taken as UTC.
     """
     try:
         if not isinstance(query, str) or not isinstance(now, datetime):
