@@ -42,6 +42,7 @@ from memsearch.dates.yearly import (
     latest_not_after,
     month_day_resolver,
     month_resolver,
+    movable_resolver,
     part_resolver,
     season_resolver,
 )
@@ -137,8 +138,8 @@ _Q_DAY_MONTH = re.compile(
     r"(?<![\w./:-])(?P<d>\d{1,2})/(?P<mo>\d{1,2})(?:/(?P<y>\d{4}))?(?![\w/]|[.,:-]\d)", re.IGNORECASE
 )
 _APOSTROPHE = r"['’]"
-#: Days known by name, fixed in the calendar: (month, day). Movable feasts (Easter, bank
-#: holidays) need a calendar of their own and are not here.
+#: Days known by name, fixed in the calendar: (month, day). Movable ones (Easter, bank holidays)
+#: are yearly.MOVABLE_DAYS.
 _NAMED_DAYS: tuple[tuple[str, tuple[int, int]], ...] = (
     (r"christmas\s+eve", (12, 24)),
     (r"christmas\s+day", (12, 25)),
@@ -154,6 +155,15 @@ _Q_NAMED_DAY = re.compile(
     r"(?<![\w'’])(?:"
     + "|".join(f"(?P<n{i}>{pattern})" for i, (pattern, _) in enumerate(_NAMED_DAYS))
     + r")(?:,?\s+(?P<y>\d{4}))?(?![\w'’])",
+    re.IGNORECASE,
+)
+
+# Movable days (yearly.MOVABLE_DAYS): "Easter", "Good Friday", "the August bank holiday weekend",
+# "Thanksgiving 2024". An "Easter egg" is a hidden feature, not a date.
+_Q_MOVABLE = re.compile(
+    r"(?<![\w'’-])(?P<name>good\s+friday|easter\s+(?:sunday|day|monday)|easter(?!\s+eggs?\b)"
+    r"|(?:early\s+may|may\s+day|spring|august|summer)\s+bank\s+holiday|thanksgiving)"
+    r"(?P<weekend>\s+(?:long\s+)?weekend)?(?:,?\s+(?P<y>\d{4}))?(?![\w'’]|[-/.:,]\d)",
     re.IGNORECASE,
 )
 
@@ -196,6 +206,25 @@ def find_candidates(query: str, now: datetime) -> list[Candidate]:
 
     def add(m: re.Match[str], lo: datetime, hi: datetime, kind: str, **extra: object) -> None:
         found.append(Candidate(m.start(), m.end(), lo, hi, kind, **extra))  # type: ignore[arg-type]
+
+    def add_resolved(
+        m: re.Match[str],
+        resolve: Callable[[int], Span | None],
+        kind: str,
+        year_text: str | None,
+        needs_pre: bool = False,
+        **extra: object,
+    ) -> None:
+        """A day or period ``resolve`` finds in any year: the year the query states, else its latest
+        occurrence not after now (yearly; ``needs_pre``: only after a preposition)."""
+        if year_text:
+            year = int(year_text)
+            if _valid_year(year) and (span := resolve(year)) is not None:
+                add(m, *span, kind, **extra)
+            return
+        span = latest_not_after(resolve, now)
+        if span is not None:
+            add(m, *span, kind, needs_pre=needs_pre, has_year=False, resolve=resolve, **extra)
 
     def attempt(fn: Callable[[re.Match[str]], None], m: re.Match[str]) -> None:
         with contextlib.suppress(ValueError, OverflowError, KeyError, IndexError):
@@ -246,6 +275,10 @@ def find_candidates(query: str, now: datetime) -> list[Candidate]:
         if span is not None:
             add(m, *span, "day", month=month, day=day, has_year=False, resolve=resolve)
 
+    def movable(m: re.Match[str]) -> None:
+        resolve = movable_resolver(" ".join(m["name"].lower().split()), bool(m["weekend"]), tz)
+        add_resolved(m, resolve, "day", m["y"])
+
     def month_year(m: re.Match[str]) -> None:
         if m["m"]:
             month, year = month_number(m["m"]), int(m["y"])
@@ -281,28 +314,13 @@ def find_candidates(query: str, now: datetime) -> list[Candidate]:
         month = month_number(m["m"]) if m["m"] else None
         count = number_value(m["count"]) if m["count"] else 1
         resolve = part_resolver(m["ord"].lower(), m["part"].lower(), month, tz, count)
-        year_text = m["my"] or m["y"]
-        if year_text:
-            year = int(year_text)
-            if _valid_year(year) and (span := resolve(year)) is not None:
-                add(m, *span, "period")
-            return
-        span = latest_not_after(resolve, now)
-        if span is not None:
-            add(m, *span, "period", has_year=False, resolve=resolve)
+        add_resolved(m, resolve, "period", m["my"] or m["y"])
 
     def quarter(m: re.Match[str]) -> None:
         ordinal = ("first", "second", "third", "fourth")[int(m["q"] or m["q2"]) - 1]
         resolve = part_resolver(ordinal, "quarter", None, tz)
-        year_text = m["y"] or m["y2"]
-        if year_text:
-            year = int(year_text)
-            if _valid_year(year) and (span := resolve(year)) is not None:
-                add(m, *span, "period")
-            return
-        span = latest_not_after(resolve, now)
-        if span is not None:  # "Q1" alone may be a name: a quarter only after "in", "during", ...
-            add(m, *span, "period", needs_pre=True, has_year=False, resolve=resolve)
+        # "Q1" alone may be a name: a yearless quarter only after "in", "during", ...
+        add_resolved(m, resolve, "period", m["y"] or m["y2"], needs_pre=True)
 
     def day_range(m: re.Match[str]) -> None:
         month = month_number(m["m1"] or m["m2"])
@@ -316,14 +334,7 @@ def find_candidates(query: str, now: datetime) -> list[Candidate]:
             except ValueError:
                 return None
 
-        if m["y"]:
-            year = int(m["y"])
-            if _valid_year(year) and (span := resolve(year)) is not None:
-                add(m, *span, "period", month=month)
-            return
-        span = latest_not_after(resolve, now)
-        if span is not None:
-            add(m, *span, "period", month=month, has_year=False, resolve=resolve)
+        add_resolved(m, resolve, "period", m["y"], month=month)
 
     def so_far(m: re.Match[str]) -> None:
         unit = (m["u1"] or m["u2"] or m["u3"]).lower()
@@ -418,6 +429,7 @@ def find_candidates(query: str, now: datetime) -> list[Candidate]:
         (_Q_TEXT_NOYEAR, text_noyear),
         (_Q_DAY_MONTH, day_month),
         (_Q_NAMED_DAY, named_day),
+        (_Q_MOVABLE, movable),
         (_Q_SEASON, season),
         (_Q_PART, part),
         (_Q_QUARTER, quarter),

@@ -166,3 +166,63 @@ def current(resolve: Callable[[int], Span | None], now: datetime) -> Span | None
 def third_resolver(month: int, pre: str, tz: tzinfo) -> Callable[[int], Span | None]:
     first_day, stop_day = MONTH_THIRDS[pre]
     return lambda year: month_part(year, month, first_day, stop_day, tz)
+
+
+def easter(year: int) -> date:
+    """Easter Sunday of a Gregorian year (the anonymous Gregorian computus, "Meeus/Jones/Butcher")."""
+    a, b, c = year % 19, year // 100, year % 100
+    d, e = divmod(b, 4)
+    g = (8 * b + 13) // 25
+    h = (19 * a + b - d - g + 15) % 30
+    i, k = divmod(c, 4)
+    weekday_shift = (32 + 2 * e + 2 * i - h - k) % 7
+    m = (a + 11 * h + 19 * weekday_shift) // 433
+    month = (h + weekday_shift - 7 * m + 90) // 25
+    return date(year, month, (h + weekday_shift - 7 * m + 33 * month + 19) % 32)
+
+
+def nth_weekday(year: int, month: int, weekday: int, n: int) -> date:
+    """The n-th ``weekday`` (0 Monday) of a month; n = -1 for the last."""
+    if n < 0:
+        last = date(year + month // 12, month % 12 + 1, 1) - timedelta(days=1)
+        return last - timedelta(days=(last.weekday() - weekday) % 7)
+    first = date(year, month, 1)
+    return first + timedelta(days=(weekday - first.weekday()) % 7 + 7 * (n - 1))
+
+
+#: Days whose date moves from year to year, each as a function of the year and the days it spans
+#: from there: Easter and the days around it, England's bank holidays, US Thanksgiving. A
+#: "<day> weekend" is the Saturday to the Monday of a Monday holiday, Good Friday to Easter Monday.
+MOVABLE_DAYS: dict[str, Callable[[int], date]] = {
+    "good friday": lambda y: easter(y) - timedelta(days=2),
+    "easter sunday": easter,
+    "easter day": easter,
+    "easter monday": lambda y: easter(y) + timedelta(days=1),
+    "easter": easter,
+    "early may bank holiday": lambda y: nth_weekday(y, 5, 0, 1),
+    "may day bank holiday": lambda y: nth_weekday(y, 5, 0, 1),
+    "spring bank holiday": lambda y: nth_weekday(y, 5, 0, -1),
+    "august bank holiday": lambda y: nth_weekday(y, 8, 0, -1),
+    "summer bank holiday": lambda y: nth_weekday(y, 8, 0, -1),
+    "thanksgiving": lambda y: nth_weekday(y, 11, 3, 4),
+}
+
+
+def movable_resolver(name: str, weekend: bool, tz: tzinfo) -> Callable[[int], Span | None]:
+    """The resolver of a movable day (:data:`MOVABLE_DAYS`), or of its weekend."""
+    day_of = MOVABLE_DAYS[name]
+
+    def resolve(year: int) -> Span | None:
+        try:
+            day = day_of(year)
+        except ValueError:
+            return None
+        if name == "easter" or (weekend and name.startswith(("good", "easter"))):
+            lo, hi = easter(year) - timedelta(days=2), easter(year) + timedelta(days=2)
+        elif weekend and day.weekday() == 0:  # a Monday holiday's weekend: Saturday to Monday
+            lo, hi = day - timedelta(days=2), day + timedelta(days=1)
+        else:
+            lo, hi = day, day + timedelta(days=1)
+        return day_span(lo, tz)[0], day_span(hi - timedelta(days=1), tz)[1]
+
+    return resolve

@@ -150,6 +150,7 @@ def test_query_time_window(query: str, start: datetime, end: datetime, text: str
         "took 2000 ms in total",
         "sunday school notes",
         "the last word",
+        "which easter eggs are hidden in the app",
         # after a possessive, "last" is the final one of someone's, not the one before now
         "When was Lockie's last Wednesday session?",
         "Lockie’s last Friday shift",
@@ -331,6 +332,12 @@ RUNS_OF_DAYS = [
     ("the week beginning Monday 3 March 2025", (2025, 3, 3), (2025, 3, 10), False),
     ("week commencing 6 Jan 2025", (2025, 1, 6), (2025, 1, 13), False),
     ("the week of 15 October 2024", (2024, 10, 14), (2024, 10, 21), False),
+    # movable days: Easter (the long weekend), England's bank holidays, Thanksgiving
+    ("Easter", (2025, 4, 18), (2025, 4, 22), True),
+    ("Good Friday 2024", (2024, 3, 29), (2024, 3, 30), False),
+    ("August bank holiday weekend in 2023", (2023, 8, 26), (2023, 8, 29), False),
+    ("spring bank holiday", (2025, 5, 26), (2025, 5, 27), True),
+    ("Thanksgiving 2024", (2024, 11, 28), (2024, 11, 29), False),
     # "ago today": that very day (NOW is Wednesday 2025-06-18)
     ("a fortnight ago today", (2025, 6, 4), (2025, 6, 5), False),
     ("a year ago today", (2024, 6, 18), (2024, 6, 19), False),

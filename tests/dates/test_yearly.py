@@ -39,3 +39,21 @@ def test_yearly_occurrences_of_a_leap_day_are_leap_years_only() -> None:
 def test_yearly_occurrences_keep_a_range_across_new_year_whole() -> None:
     spans = yearly_occurrences(utc(2024, 12, 1), utc(2025, 3, 1), 2023, 2024, utc(2025, 6, 1))
     assert spans == [(utc(2024, 12, 1), utc(2025, 3, 1)), (utc(2023, 12, 1), utc(2024, 3, 1))]
+
+
+def test_easter_and_the_nth_weekday_of_a_month() -> None:
+    from datetime import date
+
+    from memsearch.dates.yearly import easter, nth_weekday
+
+    assert [easter(y) for y in (2023, 2024, 2025, 2026, 2038)] == [
+        date(2023, 4, 9),
+        date(2024, 3, 31),
+        date(2025, 4, 20),
+        date(2026, 4, 5),
+        date(2038, 4, 25),  # the latest it can fall
+    ]
+    assert nth_weekday(2023, 8, 0, -1) == date(2023, 8, 28)  # the last Monday of August
+    assert nth_weekday(2025, 5, 0, 1) == date(2025, 5, 5)  # the first Monday of May
+    assert nth_weekday(2024, 11, 3, 4) == date(2024, 11, 28)  # the fourth Thursday of November
+    assert nth_weekday(2025, 12, 2, -1) == date(2025, 12, 31)  # a month whose last day is the one
