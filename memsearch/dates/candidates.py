@@ -59,7 +59,8 @@ class Candidate:
     lo: datetime
     hi: datetime
     kind: (
-        str  # day | month | period (a season, part of a month or year) | year | relative | rolling | weekday
+        str  # day | month | period (a season, part of a month or year) | year | relative | rolling
+        # | weekday | recent ("recently", "lately": vaguer than any other expression)
     )
     needs_pre: bool = False  # bare month / year / weekday: only temporal after a preposition
     month: int = 0
@@ -114,6 +115,7 @@ _Q_CALENDAR = re.compile(
     re.IGNORECASE,
 )
 # "a fortnight ago today", "a year ago today": that very day, not the week or year around it
+_THE_BEFORE = re.compile(r"\bthe\s+$", re.IGNORECASE)
 _Q_AGO = re.compile(
     rf"\b(?P<n>{NUMBER})\s+{_UNIT}\s+ago\b(?P<today>\s+(?:today|to\s+the\s+day)\b)?", re.IGNORECASE
 )
@@ -365,6 +367,8 @@ def find_candidates(query: str, now: datetime) -> list[Candidate]:
 
     def calendar(m: re.Match[str]) -> None:
         which, unit = m["which"].lower(), m["unit"].lower()
+        if which == "last" and _THE_BEFORE.search(query, max(0, m.start() - 8), m.start()):
+            which = "past"  # "in the last year" is the twelve months up to now, not last year
         back = 1 if which in ("last", "previous", "prior") else 0
         if unit == "fortnight":  # no calendar has fortnights: "last/this/past fortnight" is 14 days
             add(m, now - timedelta(days=14), now, "rolling")
@@ -421,7 +425,7 @@ def find_candidates(query: str, now: datetime) -> list[Candidate]:
             add(m, shift(now, n, unit), now, "rolling")
 
     def recent(m: re.Match[str]) -> None:
-        add(m, now - timedelta(days=30), now, "rolling")
+        add(m, now - timedelta(days=30), now, "recent")
 
     table: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], None]], ...] = (
         (_Q_NUMERIC, numeric),

@@ -279,6 +279,11 @@ def _windows(query: str, now: datetime) -> list[TimeWindow]:
         if all(item[0].end <= c.start or item[0].start >= c.end for c, _, _ in chosen):
             chosen.append(item)
     chosen.sort(key=lambda item: item[0].start)
+    # "the cake she made recently in May 2022": a date the query names apart from the last weeks
+    # says more than "recently" ("recently in 2024", said in January 2024, does not)
+    recent = [c for c, _, _ in chosen if c.kind == "recent"]
+    if any(c.kind != "recent" and (c.hi <= r.lo or c.lo >= r.hi) for c, _, _ in chosen for r in recent):
+        chosen = [item for item in chosen if item[0].kind != "recent"]
 
     windows: list[TimeWindow] = []
     # each window's expression (for a year named elsewhere in the query) and its resolver if yearly

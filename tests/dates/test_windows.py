@@ -74,6 +74,12 @@ OPEN_END = datetime.max.replace(tzinfo=UTC)
         ("over the past five days", utc(2025, 6, 13, 15, 30), NOW, "over the past five days"),
         ("in the past week", utc(2025, 6, 11, 15, 30), NOW, "in the past week"),
         ("what have I learned recently", utc(2025, 5, 19, 15, 30), NOW, "recently"),
+        # a date the query names says more than "recently"
+        ("the cake she made recently in May 2024", utc(2024, 5, 1), utc(2024, 6, 1), "in May 2024"),
+        ("what did I organise recently in 2025", utc(2025, 5, 19, 15, 30), NOW, "recently"),  # within it
+        # "the last year" is the twelve months up to now; "last year" the calendar year before
+        ("who visited in the last year", utc(2024, 6, 18, 15, 30), NOW, "in the last year"),
+        ("over the last month", utc(2025, 5, 18, 15, 30), NOW, "last month"),
         ("lately", utc(2025, 5, 19, 15, 30), NOW, "lately"),
         # ranges
         ("since March 2025", utc(2025, 3, 1), NOW, "since March 2025"),
