@@ -616,8 +616,18 @@ def test_byte_order_mark_does_not_hide_the_title():
 
 def test_every_chunk_of_a_note_carries_the_notes_own_name():
     """A [[link]] to the note names its file: that name on every section connects all of it."""
-    text = md("---", "title: Hall sensor commutation", "---", "# Hall sensor commutation", "",
-              "## How", "Six states.", "", "## Why", "Cheap and robust.")
+    text = md(
+        "---",
+        "title: Hall sensor commutation",
+        "---",
+        "# Hall sensor commutation",
+        "",
+        "## How",
+        "Six states.",
+        "",
+        "## Why",
+        "Cheap and robust.",
+    )
     pf = parse("reference/techniques/hall-sensor-commutation.md", text)
     assert len(pf.chunks) >= 2
     assert all("Hall sensor commutation" in c.entities for c in pf.chunks)
@@ -636,8 +646,14 @@ def test_dated_entries_and_chapters_carry_no_name_of_their_own():
 
 
 def test_prose_aliases_join_the_files_aliases_and_frontmatter_wins():
-    text = md("---", "title: Glossary", "aliases: [Gloss]", "---", "- **KCB** - Kettle controller board",
-              "- **Gloss** - something else")
+    text = md(
+        "---",
+        "title: Glossary",
+        "aliases: [Gloss]",
+        "---",
+        "- **KCB** - Kettle controller board",
+        "- **Gloss** - something else",
+    )
     pf = parse("reference/glossary.md", text)
     assert pf.aliases["KCB"] == "Kettle controller board"
     assert pf.aliases["Gloss"] == "Glossary"

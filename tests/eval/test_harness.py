@@ -436,8 +436,13 @@ def test_vault_through_the_real_engine(tmp_path):
     shutil.copytree(Path(__file__).parent.parent / "fixtures" / "vault", data / "vault")
     now = "2025-04-01T00:00:00"
     questions = [
-        {"id": "ex-1", "query": "sign_ed25519", "class": "exact", "now": now,
-         "gold": ["reference/redflag.md"]},
+        {
+            "id": "ex-1",
+            "query": "sign_ed25519",
+            "class": "exact",
+            "now": now,
+            "gold": ["reference/redflag.md"],
+        },
         {"id": "no-1", "query": "xylophone quantum banana", "class": "none", "now": now, "gold": []},
     ]
     (data / "queries.jsonl").write_text("".join(json.dumps(q) + "\n" for q in questions), encoding="utf-8")

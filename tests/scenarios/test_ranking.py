@@ -70,7 +70,7 @@ def test_a_when_did_question_weighs_the_dated_entry_up(engine):
 
 
 def test_a_glossary_nickname_reaches_the_notes_that_use_the_full_name(engine):
-    """"the Shed Brain" is defined in the glossary; the entry says "garden controller board"."""
+    """ "the Shed Brain" is defined in the glossary; the entry says "garden controller board"."""
     ranked = paths(engine, "What did I do with the Shed Brain?")
     assert "journal/2025-05-06.md" in ranked[:2]
     assert "journal/2025-05-07.md" not in ranked[:2]
