@@ -43,7 +43,8 @@ class ParsedQuery:
     #: the answer about as often as it helped.) Each is a :class:`~memsearch.query_terms.Gloss`
     #: that knows the name it glosses.
     glosses: tuple[str, ...] = ()
-    #: The query's words that name a known entity, as written ("Harbour Loop", "Oz").
+    #: The query's words that name a known entity, normalised, a possessive taken off ("Oz's
+    #: method" gives "oz", "the Harbour Loop" gives "harbour loop").
     names: tuple[str, ...] = ()
 
 

@@ -114,17 +114,21 @@ _Q_CALENDAR = re.compile(
     r"(?!\s*'s?\s*\d)",
     re.IGNORECASE,
 )
+#: "the" right before "last week/month/year": "in the last year" is the twelve months up to now
+#: (not the calendar year before), unless a part of something follows ("the last month of 2024").
+_THE_JUST_BEFORE = re.compile(r"\bthe\s+$", re.IGNORECASE)
+_OF_JUST_AFTER = re.compile(r"\s+of\b", re.IGNORECASE)
 # "a fortnight ago today", "a year ago today": that very day, not the week or year around it
-_THE_BEFORE = re.compile(r"\bthe\s+$", re.IGNORECASE)
 _Q_AGO = re.compile(
     rf"\b(?P<n>{NUMBER})\s+{_UNIT}\s+ago\b(?P<today>\s+(?:today|to\s+the\s+day)\b)?", re.IGNORECASE
 )
 # A run of days in one month: "between 9 and 17 October 2025", "1-15 March", "March 3 to 7"
+_JOINT = r"-|–|—|\s(?:and|to|until|till|through)\s"
 _Q_DAY_RANGE = re.compile(
-    rf"""(?<![\w/.:-])(?:(?:between|from)\s+)?(?:
-        (?:the\s+)?(?P<a1>\d{{1,2}}){ORD}\s*(?:-|–|—|\s(?:and|to|until|till|through)\s)\s*(?:the\s+)?
+    rf"""(?<![\w/.:-])(?:(?P<between>between)\s+|from\s+)?(?:
+        (?:the\s+)?(?P<a1>\d{{1,2}}){ORD}\s*(?P<j1>{_JOINT})\s*(?:the\s+)?
         (?P<b1>\d{{1,2}}){ORD}(?:\s+of)?\s+(?P<m1>{MONTH})
-      | (?P<m2>{MONTH})\.?\s+(?:the\s+)?(?P<a2>\d{{1,2}}){ORD}\s*(?:-|–|—|\s(?:and|to|until|till|through)\s)
+      | (?P<m2>{MONTH})\.?\s+(?:the\s+)?(?P<a2>\d{{1,2}}){ORD}\s*(?P<j2>{_JOINT})
         \s*(?:the\s+)?(?P<b2>\d{{1,2}}){ORD}
     )(?:\.?,?\s+(?P<y>\d{{4}}))?(?![\w:]|[.,]\d)""",
     PATTERN_FLAGS,
@@ -161,10 +165,10 @@ _Q_NAMED_DAY = re.compile(
 )
 
 # Movable days (yearly.MOVABLE_DAYS): "Easter", "Good Friday", "the August bank holiday weekend",
-# "Thanksgiving 2024". An "Easter egg" is a hidden feature, not a date.
+# "Thanksgiving 2024". An "Easter egg" is a hidden feature and Easter Island a place, not dates.
 _Q_MOVABLE = re.compile(
-    r"(?<![\w'’-])(?P<name>good\s+friday|easter\s+(?:sunday|day|monday)|easter(?!\s+eggs?\b)"
-    r"|(?:early\s+may|may\s+day|spring|august|summer)\s+bank\s+holiday|thanksgiving)"
+    r"(?<![\w'’-])(?P<name>good\s+friday|easter\s+(?:sunday|day|monday)|easter(?!\s+(?:eggs?|island)\b)"
+    r"|(?:early\s+may|may\s+day|spring|august|summer)\s+bank\s+holiday|thanksgiving(?:\s+day)?)"
     r"(?P<weekend>\s+(?:long\s+)?weekend)?(?:,?\s+(?P<y>\d{4}))?(?![\w'’]|[-/.:,]\d)",
     re.IGNORECASE,
 )
@@ -325,6 +329,11 @@ def find_candidates(query: str, now: datetime) -> list[Candidate]:
         add_resolved(m, resolve, "period", m["y"] or m["y2"], needs_pre=True)
 
     def day_range(m: re.Match[str]) -> None:
+        joint = (m["j1"] or m["j2"]).strip().lower()
+        if joint == "and" and not m["between"]:
+            return  # "sick on 9 and 17 October": two days, not the days between
+        if (m["m1"] or m["m2"]) == "may":
+            return  # "scores between 10 and 20 may vary": a verb
         month = month_number(m["m1"] or m["m2"])
         first, last = int(m["a1"] or m["a2"]), int(m["b1"] or m["b2"])
         if not 1 <= first < last <= 31:
@@ -367,8 +376,13 @@ def find_candidates(query: str, now: datetime) -> list[Candidate]:
 
     def calendar(m: re.Match[str]) -> None:
         which, unit = m["which"].lower(), m["unit"].lower()
-        if which == "last" and _THE_BEFORE.search(query, max(0, m.start() - 8), m.start()):
-            which = "past"  # "in the last year" is the twelve months up to now, not last year
+        if (
+            which == "last"
+            and unit in ("week", "month", "year")
+            and _THE_JUST_BEFORE.search(query, max(0, m.start() - 8), m.start())
+            and not _OF_JUST_AFTER.match(query, m.end())
+        ):
+            which = "past"
         back = 1 if which in ("last", "previous", "prior") else 0
         if unit == "fortnight":  # no calendar has fortnights: "last/this/past fortnight" is 14 days
             add(m, now - timedelta(days=14), now, "rolling")

@@ -13,7 +13,7 @@ from __future__ import annotations
 import contextlib
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 
 from memsearch.dates.candidates import Candidate, find_candidates
@@ -45,9 +45,11 @@ class TimeWindow:
         return self.end - self.start
 
 
+#: Where a phrase may begin: the query's start, or after a space, bracket, quote or punctuation.
+_PHRASE_START = r"(?:^|(?<=[\s(\[\"',;:]))"
 # Words that may stand right before an expression and change or confirm its meaning.
 _PRE_RE = re.compile(
-    r"(?:^|(?<=[\s(\[\"',;:]))(?P<pre>in|on|during|since|before|after|from|until|till|through|throughout"
+    _PHRASE_START + r"(?P<pre>in|on|during|since|before|after|from|until|till|through|throughout"
     r"|between|by|as\s+of|prior\s+to|last|this|early|late|mid|end\s+of|start\s+of|beginning\s+of)"
     r"[\s-]+(?:the\s+)?$",
     re.IGNORECASE,
@@ -100,7 +102,8 @@ _TIED_TO_NOW_PRE = {"since", "as of", "after", "before", "prior to", "until", "t
 #: 28, 2023", "the week before 16 November", "two weeks after May 3", "the day after Christmas
 #: Day", and "last weekend before April 10" or "last Friday on 23 January" (asked as of that date).
 _OFFSET_RE = re.compile(
-    rf"""(?:^|(?<=[\s(\[\"',;:]))(?:(?P<article>the|a|an)\s+|(?P<last>last|this\s+past)\s+)?
+    _PHRASE_START
+    + rf"""(?:(?P<article>the|a|an)\s+|(?P<last>last|this\s+past)\s+)?
     (?:(?P<n>{NUMBER})\s+(?P<unit>day|night|week|fortnight|month|year)s?
     |(?P<what>day|night|week|weekend|fortnight|month|year|{WEEKDAY}))\s+$""",
     re.IGNORECASE | re.VERBOSE,
@@ -115,25 +118,34 @@ _UNITS = {"day", "night", "week", "fortnight", "month", "year"}
 #: "the week starting 14 October", "the week beginning Monday 3 March": the seven days from it;
 #: "the week of 14 October": the calendar week that holds it.
 _WEEK_FROM_RE = re.compile(
-    r"(?:^|(?<=[\s(\[\"',;:]))(?:(?:in|during|over|for)\s+)?(?:the\s+)?week\s+"
+    _PHRASE_START + r"(?:(?:in|during|over|for)\s+)?(?:the\s+)?week\s+"
     r"(?P<how>starting|beginning|commencing|from|of)(?:\s+on)?\s+$",
     re.IGNORECASE,
 )
 
 
-def _week_from(query: str, cand: Candidate) -> tuple[Span, int] | None:
-    """The week a "the week starting/of <day>" phrase names, and where the phrase starts."""
-    if cand.kind != "day":
-        return None
-    m = _WEEK_FROM_RE.search(query, max(0, cand.start - 40), cand.start)
-    if m is None:
-        return None
+def _week_span(m: re.Match[str], pre: str, cand: Candidate) -> Span:
+    """The week a "the week starting/of <day>" phrase (:data:`_WEEK_FROM_RE`) names."""
     if m["how"].lower() == "of":
-        return week_span(cand.lo.date(), cand.lo.tzinfo or UTC), m.start()
-    return (cand.lo, cand.lo + timedelta(days=7)), m.start()
+        return week_span(cand.lo.date(), cand.lo.tzinfo or UTC)
+    return cand.lo, cand.lo + timedelta(days=7)
 
 
-def _offset_span(m: re.Match[str], pre: str, cand: Candidate) -> Span | None:
+def _counted(
+    query: str, cand: Candidate, pre: str, offsets: dict[int, re.Match[str]]
+) -> tuple[re.Match[str], Callable[[re.Match[str], str, Candidate], Span]] | None:
+    """The phrase that counts a span from ``cand`` ("the week starting", "the Sunday before"), and
+    how it counts; None if nothing before ``cand`` does."""
+    if cand.kind == "day":
+        m = _WEEK_FROM_RE.search(query, max(0, cand.start - 40), cand.start)
+        if m is not None:
+            return m, _week_span
+    if id(cand) in offsets:
+        return offsets[id(cand)], _offset_span
+    return None
+
+
+def _offset_span(m: re.Match[str], pre: str, cand: Candidate) -> Span:
     """The span an offset phrase (:data:`_OFFSET_RE`) names, counted from ``cand``: back from its
     start for "before" (and "last ... on"), forward from its end for "after"."""
     after = pre == "after"
@@ -158,10 +170,28 @@ def _offset_span(m: re.Match[str], pre: str, cand: Candidate) -> Span | None:
     n, unit = (number_value(m["n"]), m["unit"].lower()) if m["n"] else (1, what)
     unit, times = _OFFSET_UNITS.get(unit, (unit, 1))
     n *= times
-    # the n-th unit before (after) the date: "two weeks before August 11" is the week from July 28
+    # "the two weeks before Christmas": the whole stretch; "two weeks before August 11": the n-th
+    # unit only (the week from July 28)
+    near = 0 if m["n"] and m["article"] and m["article"].lower() == "the" else n - times
     if after:
-        return shift(anchor, -(n - times), unit), shift(anchor, -n, unit)
-    return shift(anchor, n, unit), shift(anchor, n - times, unit)
+        return shift(anchor, -near, unit), shift(anchor, -n, unit)
+    return shift(anchor, n, unit), shift(anchor, near, unit)
+
+
+def _counted_resolver(
+    m: re.Match[str], count: Callable[[re.Match[str], str, Candidate], Span], pre: str, cand: Candidate
+) -> Callable[[int], Span | None] | None:
+    """For a yearless anchor ("the Sunday before March 3"), the counted span in any year: a year
+    the query names elsewhere pins it ("in 2023, the Sunday before March 3") as it pins a day."""
+    if cand.has_year or cand.resolve is None:
+        return None
+    anchor_in = cand.resolve
+
+    def resolve(year: int) -> Span | None:
+        anchor = anchor_in(year)
+        return count(m, pre, replace(cand, lo=anchor[0], hi=anchor[1])) if anchor else None
+
+    return resolve
 
 
 def _offsets(query: str, chosen: list[tuple[Candidate, str, int]]) -> dict[int, re.Match[str]]:
@@ -171,7 +201,7 @@ def _offsets(query: str, chosen: list[tuple[Candidate, str, int]]) -> dict[int, 
         if pre not in _OFFSET_PRE or cand.kind not in ("day", "month", "period"):
             continue
         m = _OFFSET_RE.search(query, max(0, pre_start - 40), pre_start)
-        if m is not None and m.group(0).strip() and (pre not in ("on", "as of") or m["last"]):
+        if m is not None and (pre not in ("on", "as of") or m["last"]):
             found[id(cand)] = m
     return found
 
@@ -184,6 +214,11 @@ _CONTRACTIONS = frozenset(
     {"it", "what", "that", "there", "here", "who", "where", "when", "how", "he", "she", "let", "this"}
 )
 _LEAD_RE = re.compile(r"(?:last|this)\s", re.IGNORECASE)
+_PLACE_BEFORE_RE = re.compile(
+    r"\b(?:at|to|from|near|in|by|round|around|over|outside|inside)\s+"
+    r"(?:(?:my|his|her|our|their|your|the)\s+)?$",
+    re.IGNORECASE,
+)
 
 
 def _owned(query: str, cand: Candidate, pre: str, pre_start: int) -> bool:
@@ -201,7 +236,10 @@ def _owned(query: str, cand: Candidate, pre: str, pre_start: int) -> bool:
     if owner in _OWNERS:
         return True
     stem, apostrophe, ending = owner.rpartition("'")
-    return bool(apostrophe) and ending in ("s", "") and stem not in _CONTRACTIONS and stem != ""
+    if not apostrophe or ending not in ("s", "") or stem in _CONTRACTIONS or not stem:
+        return False
+    # "at Pai's last week", "at my parents' last weekend": a place, and the date is the date
+    return _PLACE_BEFORE_RE.search(query, max(0, m.start() - 40), m.start()) is None
 
 
 def _preposition(query: str, start: int) -> tuple[str, int]:
@@ -271,6 +309,8 @@ def _windows(query: str, now: datetime) -> list[TimeWindow]:
                 continue  # "this may help", "by may be"
             if cand.season == "fall" and pre in ("this", "by"):
                 continue  # "does this fall under", "by fall through"
+        if _owned(query, cand, pre, pre_start):
+            continue  # "Lockie's last Wednesday": whose, not when
         usable.append((cand, pre, pre_start))
     # Longest expressions first; drop anything overlapping an already chosen one.
     usable.sort(key=lambda item: (-(item[0].end - item[0].start), item[0].start))
@@ -294,23 +334,18 @@ def _windows(query: str, now: datetime) -> list[TimeWindow]:
     for cand, pre, pre_start in chosen:
         if id(cand) in consumed:
             continue
-        if _owned(query, cand, pre, pre_start):
-            continue
         if any(m.start() <= cand.start and cand.end <= m.end() for m in offsets.values()):
             continue  # "Sunday" in "the Sunday before October 28": counted from the date
-        week = _week_from(query, cand)
-        if week is not None:
-            (lo, hi), start = week
-            windows.append(TimeWindow(lo, hi, query[start : cand.end]))
-            found_at.append((cand, None))
-            continue
-        if id(cand) in offsets:
-            m = offsets[id(cand)]
+        counted = _counted(query, cand, pre, offsets)
+        if counted is not None:
+            m, count = counted
+            resolve_counted = _counted_resolver(m, count, pre, cand)
             with contextlib.suppress(ValueError, OverflowError):
-                span = _offset_span(m, pre, cand)
-                if span is not None and span[0] < span[1]:
-                    windows.append(TimeWindow(span[0], span[1], query[m.start() : cand.end]))
-                    found_at.append((cand, None))
+                lo, hi = count(m, pre, cand)
+                if lo < hi:
+                    text = query[m.start() : cand.end]
+                    windows.append(TimeWindow(lo, hi, text, yearly=resolve_counted is not None))
+                    found_at.append((cand, resolve_counted))
             continue
         lo, hi, start, end = cand.lo, cand.hi, cand.start, cand.end
         resolve = cand.resolve

@@ -191,8 +191,9 @@ def nth_weekday(year: int, month: int, weekday: int, n: int) -> date:
 
 
 #: Days whose date moves from year to year, each as a function of the year and the days it spans
-#: from there: Easter and the days around it, England's bank holidays, US Thanksgiving. A
-#: "<day> weekend" is the Saturday to the Monday of a Monday holiday, Good Friday to Easter Monday.
+#: from there: Easter and the days around it, England's bank holidays, US Thanksgiving. "Easter"
+#: is Easter Sunday; a "<day> weekend" is Good Friday to Easter Monday for Easter, Saturday to
+#: Monday for a Monday holiday, Thursday to Sunday for Thanksgiving.
 MOVABLE_DAYS: dict[str, Callable[[int], date]] = {
     "good friday": lambda y: easter(y) - timedelta(days=2),
     "easter sunday": easter,
@@ -205,6 +206,7 @@ MOVABLE_DAYS: dict[str, Callable[[int], date]] = {
     "august bank holiday": lambda y: nth_weekday(y, 8, 0, -1),
     "summer bank holiday": lambda y: nth_weekday(y, 8, 0, -1),
     "thanksgiving": lambda y: nth_weekday(y, 11, 3, 4),
+    "thanksgiving day": lambda y: nth_weekday(y, 11, 3, 4),
 }
 
 
@@ -217,12 +219,13 @@ def movable_resolver(name: str, weekend: bool, tz: tzinfo) -> Callable[[int], Sp
             day = day_of(year)
         except ValueError:
             return None
-        if name == "easter" or (weekend and name.startswith(("good", "easter"))):
-            lo, hi = easter(year) - timedelta(days=2), easter(year) + timedelta(days=2)
+        first = last = day
+        if weekend and name.startswith(("good", "easter")):  # Good Friday to Easter Monday
+            first, last = easter(year) - timedelta(days=2), easter(year) + timedelta(days=1)
         elif weekend and day.weekday() == 0:  # a Monday holiday's weekend: Saturday to Monday
-            lo, hi = day - timedelta(days=2), day + timedelta(days=1)
-        else:
-            lo, hi = day, day + timedelta(days=1)
-        return day_span(lo, tz)[0], day_span(hi - timedelta(days=1), tz)[1]
+            first = day - timedelta(days=2)
+        elif weekend and day.weekday() == 3:  # Thanksgiving weekend: Thursday to Sunday
+            last = day + timedelta(days=3)
+        return day_span(first, tz)[0], day_span(last, tz)[1]
 
     return resolve

@@ -28,6 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from memsearch.entities import normalize_entity, without_possessive
+from memsearch.entities.words import is_stopword
 from memsearch.index.keyword import fit_mask, top_hits
 from memsearch.models import Hit
 
@@ -42,20 +43,21 @@ MAX_CACHED_SEEDS = 4096
 #: Names whose key (normalised, alias resolved) is remembered: a vault names the same few often.
 MAX_RESOLVED_NAMES = 200_000
 
-_WORD = re.compile(r"[#@]?[\w][\w'\-.]*", re.UNICODE)
+_WORD = re.compile(r"[#@]?[\w][\w'’\-.]*", re.UNICODE)
 
 
-def _numbers(name: str) -> list[str]:
-    """``name`` itself, then its last word's other number (a plural's singular, a singular's plural)."""
-    head, _, last = name.rpartition(" ")
-    if len(last) < 3 or not last.isalpha():
-        return [name]
-    prefix = f"{head} " if head else ""
-    if last.endswith("s") and not last.endswith("ss"):
-        others = [last[:-2]] if last.endswith(("ches", "shes", "xes", "sses")) else [last[:-1]]
-    else:
-        others = [last + ("es" if last.endswith(("ch", "sh", "x", "ss")) else "s")]
-    return [name, *(prefix + other for other in others)]
+def _other_numbers(word: str) -> list[str]:
+    """A common noun's other number: the singulars a plural may have ("caches" -> cache, cach;
+    "policies" -> policy), or the plurals of a singular ("key" -> keys; "box" -> boxes)."""
+    if word.endswith("ies"):
+        return [word[:-3] + "y", word[:-1]]
+    if word.endswith("es"):
+        return [word[:-1], word[:-2]]
+    if word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return [word[:-1]]
+    if word.endswith("y") and word[-2:-1] not in ("a", "e", "i", "o", "u"):
+        return [word[:-1] + "ies", word + "s"]
+    return [word + "es"] if word.endswith(("ch", "sh", "x", "ss")) else [word + "s"]
 
 
 def normalize(name: str) -> str:
@@ -161,31 +163,41 @@ class EntityGraph:
         names, longest n-gram first. An alias resolves to its key even where no chunk names the
         thing under that key (a glossary's "PTS" stands for "put to sleep"); a name the vault knows
         in the other number only resolves to that ("the signing key" to "signing keys")."""
-        # "Pai's", "the Harbour Loop's": a possessive names what the notes name without it
-        words = [without_possessive(w.strip(".-")).strip("'") for w in _WORD.findall(text)]
+        written = [w.strip(".-").strip("'’") for w in _WORD.findall(text)]
+        # "Pai's", "the Harbour Loop's": a possessive names what the notes name without it (a name
+        # the vault keeps with its apostrophe, "McDonald's", is tried as written first)
+        bare = [without_possessive(w) for w in written]
         found: list[tuple[str, str]] = []
         i = 0
-        while i < len(words):
-            for span in range(min(MAX_ENTITY_WORDS, len(words) - i), 0, -1):
-                candidate = normalize(" ".join(words[i : i + span]))
-                key = self._named(candidate)
-                if key is not None:
-                    found.append((candidate, key))
+        while i < len(written):
+            for span in range(min(MAX_ENTITY_WORDS, len(written) - i), 0, -1):
+                named = self._named(written[i : i + span], bare[i : i + span])
+                if named is not None:
+                    found.append(named)
                     i += span
                     break
             else:
                 i += 1
         return found
 
-    def _named(self, name: str) -> str | None:
-        """The entity key ``name`` (normalised) stands for, as written or as its other number:
-        "the signing key" for the vault's "signing keys", "redflags" for "Redflag"."""
-        for form in _numbers(name):
+    def _named(self, written: list[str], bare: list[str]) -> tuple[str, str] | None:
+        """(the name, normalised; its entity key) for words of a text: as written, without a
+        possessive, or with its last word in the other number when that word is a common noun
+        written in lower case ("the signing key" for the vault's "signing keys"; never "Lucas" for
+        "Luca", nor "news" for "new")."""
+        as_written, name = normalize(" ".join(written)), normalize(" ".join(bare))
+        forms = [as_written] if as_written == name else [as_written, name]
+        last = bare[-1]
+        common_noun = last.isalpha() and last.islower() and not is_stopword(last)
+        if common_noun and (len(bare) > 1 or len(last) >= 4):
+            head = normalize(" ".join(bare[:-1]))
+            forms += [f"{head} {other}" if head else other for other in _other_numbers(last)]
+        for form in forms:
             key = self._aliases.get(form)
+            if key is None and (form in self._chunks or self.aliases_of(form)):
+                key = form
             if key is not None:
-                return key
-            if form in self._chunks or self.aliases_of(form):
-                return form
+                return (as_written if form == as_written else name), key
         return None
 
     def idf(self, key: str) -> float:

@@ -339,7 +339,9 @@ RUNS_OF_DAYS = [
     ("week commencing 6 Jan 2025", (2025, 1, 6), (2025, 1, 13), False),
     ("the week of 15 October 2024", (2024, 10, 14), (2024, 10, 21), False),
     # movable days: Easter (the long weekend), England's bank holidays, Thanksgiving
-    ("Easter", (2025, 4, 18), (2025, 4, 22), True),
+    ("Easter", (2025, 4, 20), (2025, 4, 21), True),
+    ("Easter weekend", (2025, 4, 18), (2025, 4, 22), True),
+    ("Thanksgiving weekend 2024", (2024, 11, 28), (2024, 12, 2), False),
     ("Good Friday 2024", (2024, 3, 29), (2024, 3, 30), False),
     ("August bank holiday weekend in 2023", (2023, 8, 26), (2023, 8, 29), False),
     ("spring bank holiday", (2025, 5, 26), (2025, 5, 27), True),

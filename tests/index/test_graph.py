@@ -49,6 +49,17 @@ def test_a_name_in_the_other_number_resolves_to_the_one_the_vault_knows():
     assert g.find_in_text("what did James say") == []  # no "jame" either
 
 
+def test_names_are_not_merged_with_what_only_looks_like_their_other_number():
+    g = EntityGraph()
+    g.add(0, ["Luca", "news", "Cache", "Policy", "McDonald's", "Pai Kitchen"])
+    assert g.find_in_text("what did Lucas say") == []  # a capitalised name keeps its number
+    assert g.find_in_text("what's new") == []  # a short word or a stopword too
+    assert g.find_in_text("which caches expire") == ["cache"]
+    assert g.find_in_text("the new policies") == ["policy"]
+    assert g.find_in_text("the McDonald's menu") == ["mcdonald's"]  # kept with its apostrophe
+    assert g.find_in_text("dinner at Pai’s Kitchen") == ["pai kitchen"]  # a typographic apostrophe
+
+
 def test_hubs_are_damped():
     g = _graph()
     assert g.idf("caroline") < g.idf("ed25519")
