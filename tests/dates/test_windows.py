@@ -157,6 +157,8 @@ def test_query_time_window(query: str, start: datetime, end: datetime, text: str
         "sunday school notes",
         "the last word",
         "which easter eggs are hidden in the app",
+        "the Easter Island trip",
+        "I was sick on 9 and 17",  # two days, and no month
         # after a possessive, "last" is the final one of someone's, not the one before now
         "When was Lockie's last Wednesday session?",
         "Lockie’s last Friday shift",
@@ -379,9 +381,23 @@ COUNTED_FROM_A_DATE = [
     ("three days before 10 June 2025", (2025, 6, 7), (2025, 6, 8)),
     ("a fortnight after 1 March 2025", (2025, 3, 2), (2025, 3, 16)),
     ("the month before May 2023", (2023, 4, 1), (2023, 5, 1)),
+    # "the n units before": the whole stretch up to the date
+    ("the two weeks before Christmas Day 2024", (2024, 12, 11), (2024, 12, 25)),
+    ("the 3 days before May 3, 2024", (2024, 4, 30), (2024, 5, 3)),
+    # from a movable day: Easter is its Sunday
+    ("the Monday after Easter 2024", (2024, 4, 1), (2024, 4, 2)),
+    ("the Saturday before Easter 2024", (2024, 3, 30), (2024, 3, 31)),
     # "last Friday" asked as of a date: the Friday before it (23 January 2022 was a Sunday)
     ("last Friday on 23 January, 2022", (2022, 1, 21), (2022, 1, 22)),
 ]
+
+
+def test_a_year_the_query_names_pins_a_day_counted_from_a_yearless_date() -> None:
+    window = query_time_window("in 2023, the Sunday before March 3", NOW)
+    assert window is not None and not window.yearly
+    assert (window.start, window.end) == (utc(2023, 2, 26), utc(2023, 2, 27))
+    alone = query_time_window("the Sunday before March 3", NOW)
+    assert alone is not None and alone.yearly and alone.start == utc(2025, 3, 2)
 
 
 @pytest.mark.parametrize(("phrase", "first", "stop"), COUNTED_FROM_A_DATE)
@@ -416,6 +432,16 @@ def test_no_offset_before_the_preposition_reads_as_before(
         ("what's last week's summary", "last week"),  # a contraction, not a possessive
         ("it's last month I mean", "last month"),
         ("what did Jo say last month", "last month"),
+        # a place's possessive: "at Pai's" is where, "last week" still when
+        ("what did we eat at Pai's last week", "last week"),
+        ("I stayed at my parents' last weekend", "last weekend"),
+        # a date apart from someone's "last" still lets "recently" count
+        ("what did Sam post recently about his last year at uni", "recently"),
+        # a yearless day counted from recurs, and a year the query names pins it
+        ("in 2023, the Sunday before March 3", "in 2023, the Sunday before March 3"),
+        # a range of days is said with "between", a list of two is not
+        ("scores between 10 and 20 May 2024", "between 10 and 20 May 2024"),
+        ("sick on 9 and 17 October 2024", "17 October 2024"),
     ],
 )
 def test_last_after_anything_but_a_possessive_is_still_a_date(query: str, text: str) -> None:
