@@ -341,7 +341,10 @@ def _windows(query: str, now: datetime) -> list[TimeWindow]:
             m, count = counted
             resolve_counted = _counted_resolver(m, count, pre, cand)
             with contextlib.suppress(ValueError, OverflowError):
-                lo, hi = count(m, pre, cand)
+                # A yearless anchor: the latest counted span not after now ("the day before
+                # Christmas Day" asked on 24 December is today, not a year ago)
+                latest = latest_not_after(resolve_counted, now) if resolve_counted else None
+                lo, hi = latest or count(m, pre, cand)
                 if lo < hi:
                     text = query[m.start() : cand.end]
                     windows.append(TimeWindow(lo, hi, text, yearly=resolve_counted is not None))

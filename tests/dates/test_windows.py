@@ -392,6 +392,14 @@ COUNTED_FROM_A_DATE = [
 ]
 
 
+def test_a_day_counted_from_a_yearless_date_is_its_latest_not_after_now() -> None:
+    """Asked on Christmas Eve, "the day before Christmas Day" is today, not a year ago."""
+    window = query_time_window("what did we do the day before Christmas Day", utc(2024, 12, 24, 20))
+    assert window is not None and (window.start, window.end) == (utc(2024, 12, 24), utc(2024, 12, 25))
+    window = query_time_window("the Sunday before March 3", utc(2025, 3, 2, 12))
+    assert window is not None and window.start == utc(2025, 3, 2)
+
+
 def test_a_year_the_query_names_pins_a_day_counted_from_a_yearless_date() -> None:
     window = query_time_window("in 2023, the Sunday before March 3", NOW)
     assert window is not None and not window.yearly
