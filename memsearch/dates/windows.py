@@ -105,14 +105,13 @@ _OFFSET_RE = re.compile(
     _PHRASE_START
     + rf"""(?:(?P<article>the|a|an)\s+|(?P<last>last|this\s+past)\s+)?
     (?:(?P<n>{NUMBER})\s+(?P<unit>day|night|week|fortnight|month|year)s?
-    |(?P<what>day|night|week|weekend|fortnight|month|year|{WEEKDAY}))\s+$""",
+    |(?P<what>day|night|week|weekend|fortnight|month|year)|(?P<weekday>{WEEKDAY}))\s+$""",
     re.IGNORECASE | re.VERBOSE,
 )
 #: The prepositions an offset counts from: "before"/"after" a date, or "on"/"as of" it after
 #: "last" ("last Friday on 23 January": the Friday before that day).
 _OFFSET_PRE = {"before", "prior to", "after", "on", "as of"}
 _OFFSET_UNITS = {"night": ("day", 1), "fortnight": ("week", 2)}
-_UNITS = {"day", "night", "week", "fortnight", "month", "year"}
 
 
 #: "the week starting 14 October", "the week beginning Monday 3 March": the seven days from it;
@@ -132,7 +131,7 @@ def _week_span(m: re.Match[str], pre: str, cand: Candidate) -> Span:
 
 
 def _counted(
-    query: str, cand: Candidate, pre: str, offsets: dict[int, re.Match[str]]
+    query: str, cand: Candidate, offsets: dict[int, re.Match[str]]
 ) -> tuple[re.Match[str], Callable[[re.Match[str], str, Candidate], Span]] | None:
     """The phrase that counts a span from ``cand`` ("the week starting", "the Sunday before"), and
     how it counts; None if nothing before ``cand`` does."""
@@ -151,7 +150,7 @@ def _offset_span(m: re.Match[str], pre: str, cand: Candidate) -> Span:
     after = pre == "after"
     anchor = cand.hi if after else cand.lo
     day = timedelta(days=1)
-    what = (m["what"] or "").lower().rstrip(".")
+    what = (m["what"] or "").lower()
     if what == "weekend":  # Saturday and Sunday, wholly before (after) the date
         if after:
             saturday = anchor + day * ((5 - anchor.weekday()) % 7)
@@ -160,8 +159,8 @@ def _offset_span(m: re.Match[str], pre: str, cand: Candidate) -> Span:
             if saturday + 2 * day > anchor:
                 saturday -= 7 * day
         return saturday, saturday + 2 * day
-    if what not in _UNITS and what[:3] in WEEKDAY_NUMBERS:  # the nearest such weekday before (after) it
-        weekday = WEEKDAY_NUMBERS[what[:3]]
+    if m["weekday"]:  # the nearest such weekday before (after) it
+        weekday = WEEKDAY_NUMBERS[m["weekday"][:3].lower()]
         if after:
             first = anchor + day * ((weekday - anchor.weekday()) % 7)
         else:
@@ -336,7 +335,7 @@ def _windows(query: str, now: datetime) -> list[TimeWindow]:
             continue
         if any(m.start() <= cand.start and cand.end <= m.end() for m in offsets.values()):
             continue  # "Sunday" in "the Sunday before October 28": counted from the date
-        counted = _counted(query, cand, pre, offsets)
+        counted = _counted(query, cand, offsets)
         if counted is not None:
             m, count = counted
             resolve_counted = _counted_resolver(m, count, pre, cand)

@@ -103,17 +103,13 @@ def part_resolver(
         n = _ORDINALS[ordinal]
         return lambda year: month_part(year, month, 7 * (n - 1) + 1, 7 * (n + count - 1) + 1, tz)
     if part == "weekend":  # the month's n-th (or last) Saturday and the Sunday after it
-        n = 0 if last else _ORDINALS[ordinal]
+        n = -1 if last else _ORDINALS[ordinal]
 
         def weekend(year: int) -> Span | None:
-            start, end = month_span(year, month, tz)
-            first_saturday = start + timedelta(days=(5 - start.weekday()) % 7)
-            saturday = first_saturday + timedelta(weeks=n - 1) if n else end - timedelta(days=1)
-            if not n:
-                saturday -= timedelta(days=(saturday.weekday() - 5) % 7)
-            if saturday >= end:
+            saturday = nth_weekday(year, month, 5, n)
+            if saturday.month != month:  # a fifth weekend the month does not have
                 return None
-            return saturday, saturday + timedelta(days=2)
+            return day_span(saturday, tz)[0], day_span(saturday + timedelta(days=1), tz)[1]
 
         return weekend
     raise KeyError(part)
