@@ -13,6 +13,9 @@ turn (``no-graph`` ...): the ablation says what each strategy adds. Figures per 
 hit@10 (a gold file among the first k files) and MRR@10; for ``update``, how often an ``old`` note
 outranks every gold note; for ``territory``, how often an ``also`` note outranks every gold note.
 
+Fusion against the lists: per class, the questions a strategy alone answers in its top 3 and
+fused does not (losses, named), and the other way round (gains).
+
 The signal (``strong`` / ``thin`` / ``none``) of every fused response is tallied by class: on
 ``none`` the share flagged none or thin, on the answerable classes the shares flagged none and thin.
 A response whose signal is ``none`` carries no results by default, and is scored as it comes.
@@ -199,6 +202,7 @@ def evaluate(
         close()
     return {
         "runs": by_run,
+        "fusion": fusion_against_lists(per_query, {q["id"]: q["class"] for q in queries}),
         "signal": signal_summary(signals, none_top, answerable_top),
         "index": vars(stats),
         "files": len(files),
@@ -219,6 +223,43 @@ def search(engine: Any, q: Mapping[str, Any], run: str) -> tuple[harness.Searche
         Recorder(), q["query"], k=SEARCH_K, chunks=False, now=q.get("now"), strategies=strategies_for(run)
     )
     return searched, holder.get("response")
+
+
+def fusion_against_lists(
+    per_query: Sequence[Mapping[str, Any]], classes: Mapping[str, str], k: int = 3
+) -> dict[str, Any]:
+    """Where the fused ranking loses what a strategy alone had: for each answerable question the
+    ``fused`` run and at least one single-strategy run answered, a *loss* is a gold file in some
+    strategy's top ``k`` but not in the fused top ``k``; a *gain* the other way round. The issue's
+    bar is "fused never below the best single strategy in any class": the losses are the questions
+    to read first (``--explain`` shows each list's rank and weight)."""
+    ranks: dict[str, dict[str, int | None]] = defaultdict(dict)
+    for outcome in per_query:
+        if classes.get(outcome["id"]) in ANSWERABLE:
+            ranks[outcome["id"]][outcome["run"]] = outcome["rank"]
+
+    def within(rank: int | None) -> bool:
+        return rank is not None and rank <= k
+
+    losses: list[dict[str, Any]] = []
+    counts: dict[str, Counter] = defaultdict(Counter)
+    for qid, by_run in ranks.items():
+        singles = {run: rank for run, rank in by_run.items() if run in STRATEGIES}
+        if "fused" not in by_run or not singles:
+            continue
+        cls = classes[qid]
+        answered_by = sorted(run for run, rank in singles.items() if within(rank))
+        if answered_by and not within(by_run["fused"]):
+            counts[cls]["losses"] += 1
+            alone = {run: singles[run] for run in answered_by}
+            losses.append({"id": qid, "class": cls, "fused": by_run["fused"], "alone": alone})
+        elif within(by_run["fused"]) and not answered_by:
+            counts[cls]["gains"] += 1
+    return {
+        "k": k,
+        "by_class": {c: dict(counts[c]) for c in ANSWERABLE if c in counts},
+        "losses": sorted(losses, key=lambda o: (ANSWERABLE.index(o["class"]), o["id"])),
+    }
 
 
 def signal_summary(
@@ -295,6 +336,7 @@ def report(summary: Mapping[str, Any]) -> str:
     lines += [harness.markdown_table(head, rows), ""]
     rows = [[c, *(fmt(r["classes"].get(c, {}).get("mrr@10")) for r in runs.values())] for c in classes]
     lines += ["## MRR@10 by run", "", harness.markdown_table(head, rows), ""]
+    lines += fusion_report(summary.get("fusion"))
     sig = summary["signal"]
     lines += ["## signal (fused)", ""]
     rows = [
@@ -314,6 +356,31 @@ def report(summary: Mapping[str, Any]) -> str:
         )
     lines += harness.health_lines(runs)
     return "\n".join(lines)
+
+
+def fusion_report(fusion: Mapping[str, Any] | None) -> list[str]:
+    """The fusion's losses and gains against the single strategies, as report lines (none when no
+    single-strategy run was made)."""
+    if not fusion or not (fusion["by_class"] or fusion["losses"]):
+        return []
+    k = fusion["k"]
+    rows = [[c, n.get("losses", 0), n.get("gains", 0)] for c, n in fusion["by_class"].items()]
+    lines = [
+        f"## fusion against the lists (hit@{k}: a strategy alone has it and fused has not, or the"
+        " other way round)",
+        "",
+        harness.markdown_table(["class", "lost", "gained"], rows),
+        "",
+    ]
+    if fusion["losses"]:
+        lost = (
+            f"{o['id']} (fused {o['fused'] or '-'}, "
+            + ", ".join(f"{run} {rank}" for run, rank in o["alone"].items())
+            + ")"
+            for o in fusion["losses"]
+        )
+        lines += ["lost: " + "; ".join(lost), ""]
+    return lines
 
 
 def main(args: Any, backend: Backend | None = None) -> dict[str, Any]:
