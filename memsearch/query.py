@@ -93,12 +93,14 @@ def parse_query(
         if key != written and not set(tokenize(written)) & set(tokenize(key))
     ]
     # The other way round: a query that writes the full name ("put to sleep", "the autoclave") must
-    # reach notes that use the vault's abbreviation or nickname for it ("PTS", "Big Blue"). Its
-    # aliases share one word's weight, as one gloss, and only those sharing no word with the query.
+    # reach notes that use the vault's abbreviation or nickname for it ("PTS", "Big Blue"). So must
+    # a nickname that shares a word with the full name ("Dr Park" for "Jun Park"): that word alone
+    # misses the notes that say "Jun". The entity's other names share one word's weight, as one
+    # gloss, and only those sharing no word with the query.
     words = set(tokenize(text))
     for written, key in named:
-        if key == written:
-            others = [a for a in graph.aliases_of(key) if not set(tokenize(a)) & words]
+        if key == written or set(tokenize(written)) & set(tokenize(key)):
+            others = [a for a in graph.aliases_of(key) if a != written and not set(tokenize(a)) & words]
             if others:
                 glosses.append(Gloss(" ".join(others), written))
     return ParsedQuery(

@@ -26,6 +26,10 @@ FILES = {
     "reference/glossary.md": "# Glossary\n\n- **the Shed Brain** - the garden controller board\n",
     "journal/2025-05-06.md": "# 2025-05-06\n\nFlashed the garden controller board with firmware 2.4.\n",
     "journal/2025-05-07.md": "# 2025-05-07\n\nBought compost and seed trays.\n",
+    "reference/jun-park.md": (
+        "---\ntitle: Jun Park\naliases: [Jun, Dr Park]\n---\n# Jun Park\n\nAssociate vet, exotics.\n"
+    ),
+    "journal/2024-02-05.md": "# 2024-02-05\n\nJun's first case: a bearded dragon off its food.\n",
 }
 
 
@@ -86,6 +90,16 @@ def test_a_full_name_reaches_the_notes_that_use_its_nickname(engine):
     assert "journal/2023-03-07.md" in ranked
     fused = engine.search("autoclave", k=5, now=NOW).results
     assert "journal/2023-03-07.md" in [r.path for r in fused]
+
+
+def test_a_nickname_sharing_a_word_with_the_full_name_reaches_the_notes_that_use_another(engine):
+    """ "Dr Park" shares "Park" with "Jun Park"; the entry calls him "Jun" and says nothing else the
+    question says: the entity's other names are searched beside the nickname."""
+    ranked = [
+        r.path
+        for r in engine.search("Which animal came to Dr Park?", k=5, now=NOW, strategies=["keyword"]).results
+    ]
+    assert "journal/2024-02-05.md" in ranked
 
 
 def test_a_when_did_question_takes_no_recency_prior(engine):
