@@ -41,7 +41,8 @@ from memsearch.scan import NOTEBOOK_SUFFIXES
 #: 4: Cyrillic and Greek words stemmed as Russian and Greek.
 #: 5: Latin-script words stemmed in their text's language (German, Spanish, French, ...: memsearch.languages).
 #: 6: dates in Chinese numerals (a heading ``# 2025年三月一日`` dates its section).
-CHUNKER_VERSION = 6
+#: 7: a month word that begins a name is kept ("April Jones", "Jun Park" were "Jones", "Park").
+CHUNKER_VERSION = 7
 
 STRATEGIES: dict[str, Callable[[Doc], list[Segment]]] = {
     "sections": sections.segments,

@@ -20,7 +20,9 @@ from memsearch.entities.normalize import unique_entities, wikilink_target, witho
 from memsearch.entities.words import (
     ANY_CONNECTOR,
     CONNECTORS,
+    DATE_LEADS,
     DATE_OPENINGS,
+    MONTH_FIRST_NAMES,
     SECOND_CONNECTORS,
     is_common,
     is_stopword,
@@ -206,6 +208,7 @@ def _capitalised_names(line: str, vocab: Vocabulary, *, heading: bool = False) -
     names: list[str] = []
     run: list[str] = []
     run_initial = False
+    before = ""  # the word just before the run, in the same sentence ("" if none)
     connector: list[str] = []  # "of", "de", "of the", "van der" between two capitalised words
     parts = _words_from(line)
     # Most words are lower case outside any run: they cost one look at their gap and one at their
@@ -217,7 +220,7 @@ def _capitalised_names(line: str, vocab: Vocabulary, *, heading: bool = False) -
         if gap != " " and gap.strip():
             initial = _SENTENCE_END_RE.search(gap) is not None
             if run:
-                names.extend(_run_names(run, run_initial, vocab, everywhere=heading))
+                names.extend(_run_names(run, run_initial, vocab, everywhere=heading, before=before))
                 run = []
             connector = []
         else:
@@ -228,6 +231,7 @@ def _capitalised_names(line: str, vocab: Vocabulary, *, heading: bool = False) -
         if token[0].isupper():
             if not run:
                 run_initial = initial
+                before = "" if initial or i == 1 or gap != " " else parts[i - 2].casefold()
             run.extend(connector)
             connector = []
             run.append(token)
@@ -235,11 +239,11 @@ def _capitalised_names(line: str, vocab: Vocabulary, *, heading: bool = False) -
             connector.append(token)
         else:
             if run:
-                names.extend(_run_names(run, run_initial, vocab, everywhere=heading))
+                names.extend(_run_names(run, run_initial, vocab, everywhere=heading, before=before))
                 run = []
             connector = []
     if run:
-        names.extend(_run_names(run, run_initial, vocab, everywhere=heading))
+        names.extend(_run_names(run, run_initial, vocab, everywhere=heading, before=before))
     return names
 
 
@@ -264,21 +268,25 @@ def _clean_token(token: str) -> str:
     return "-".join(kept)
 
 
-def _run_names(run: list[str], initial: bool, vocab: Vocabulary, *, everywhere: bool = False) -> list[str]:
+def _run_names(
+    run: list[str], initial: bool, vocab: Vocabulary, *, everywhere: bool = False, before: str = ""
+) -> list[str]:
     """Split a run of capitalised words at stopwords; drop what is capitalised only by position.
 
     ``initial``: the run opens a sentence. ``everywhere``: a Title Case heading, where every
-    piece is judged like a sentence opening and a lone word must prove it is a name.
+    piece is judged like a sentence opening and a lone word must prove it is a name. ``before``:
+    the word just before the run in its sentence (a number or "in" makes "June Carter" a date
+    and a name).
     """
     out: list[str] = []
     piece: list[str] = []
     first_piece = True
-    for word in run:
+    for i, word in enumerate(run):
         low = word.casefold()
         if piece and (low in CONNECTORS or (low in SECOND_CONNECTORS and piece[-1].casefold() in CONNECTORS)):
             piece.append(word)  # "University of Oxford"; a trailing connector is trimmed on close
             continue
-        if is_stopword(word):
+        if is_stopword(word) and not _month_first_name(run, i, run[i - 1].casefold() if i else before):
             if piece:
                 _close_piece(piece, (first_piece and initial) or everywhere, vocab, everywhere, out)
                 piece = []
@@ -290,6 +298,18 @@ def _run_names(run: list[str], initial: bool, vocab: Vocabulary, *, everywhere: 
     return out
 
 
+def _month_first_name(run: list[str], i: int, before: str) -> bool:
+    """Whether the month word ``run[i]`` begins a name ("April Jones", "Jun Park"): a capitalised
+    word that is no common word follows it ("## August Plans" is a heading's topic), and no number
+    or date word ("in", "since", "5") leads in."""
+    if run[i].casefold() not in MONTH_FIRST_NAMES or i + 1 >= len(run):
+        return False
+    after = run[i + 1]
+    if not after[:1].isupper() or is_common(after):
+        return False
+    return not (before[:1].isdigit() or before in DATE_LEADS)
+
+
 def _close_piece(words: list[str], opening: bool, vocab: Vocabulary, heading: bool, out: list[str]) -> None:
     """The name a piece of a run holds, if any, onto ``out``; ``opening``: judged as opening a sentence."""
     while words and words[-1].casefold() in ANY_CONNECTOR:
@@ -298,8 +318,8 @@ def _close_piece(words: list[str], opening: bool, vocab: Vocabulary, heading: bo
         if len(words) == 1:
             if not _opening_word_is_name(words[0], vocab, heading=heading):
                 words = []
-        else:  # "Met Ed Kowalski" -> "Ed Kowalski"; "New York" stays
-            while len(words) > 1 and is_common(words[0]):
+        else:  # "Met Ed Kowalski" -> "Ed Kowalski"; "New York" and "April Jones" stay
+            while len(words) > 1 and is_common(words[0]) and words[0].casefold() not in MONTH_FIRST_NAMES:
                 words = words[1:]
             if len(words) == 1 and not _opening_word_is_name(words[0], vocab, heading=heading):
                 words = []

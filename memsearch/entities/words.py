@@ -114,6 +114,18 @@ CONNECTORS = frozenset({"of", "de", "da", "di", "del", "der", "van", "von", "la"
 SECOND_CONNECTORS = frozenset({"the", "der", "den", "la", "los", "las"})  # "Lord of the Rings"
 ANY_CONNECTOR = CONNECTORS | SECOND_CONNECTORS
 _CONTRACTION_RE = re.compile(r"['’](?:t|m|re|ve|ll|d)$", re.IGNORECASE)
+#: Month names that are also first names ("April Jones", "Jun Park", "Jan Smith"): a stopword
+#: everywhere else, part of the name when a capitalised name word follows and no date leads in
+#: (``memsearch.entities.extract``). "May" and "March" are left out: a modal verb and a verb first.
+MONTH_FIRST_NAMES = _words(
+    "january february april june july august september october november december"
+    " jan feb apr jun jul aug sep sept oct nov dec"
+)
+#: Words after which a month word is a date, not a first name ("in June Carter ...", "5 June").
+DATE_LEADS = _words(
+    "in on at since until till by from of to for early late mid last next this every before after"
+    " during through between and or"
+)
 #: First three letters of month and weekday names: a line opening so may open with a date.
 DATE_OPENINGS = _words("jan feb mar apr may jun jul aug sep oct nov dec mon tue wed thu fri sat sun")
 

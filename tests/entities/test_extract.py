@@ -56,6 +56,26 @@ def test_capitalised_names(text, expected):
     assert extract_entities(text) == expected
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Met April Jones at the clinic.", ["April Jones"]),
+        ("Jun Park joined in Feb.", ["Jun Park"]),
+        ("June Carter called.", ["June Carter"]),
+        ("## June Carter", ["June Carter"]),
+        ("Jan Smith is here.", ["Jan Smith"]),
+        # a date, then a name
+        ("On 5 June Carter called.", ["Carter"]),
+        ("In March Ed came, and in August Priya rang.", ["Ed", "Priya"]),
+        ("On June 5 Ed came. June and July were hot. We met in June 2024.", ["Ed"]),
+        # a month before a common word is no name: a heading's topic
+        ("## August Plans", []),
+    ],
+)
+def test_a_month_word_before_a_name_is_a_first_name_unless_a_date_leads_in(text, expected):
+    assert extract_entities(text) == expected
+
+
 def test_connectors_join_names():
     text = "Read Lord of the Rings in Rio de Janeiro with Anna of the team."
     assert extract_entities(text) == ["Lord of the Rings", "Rio de Janeiro", "Anna"]
