@@ -126,6 +126,15 @@ class TermWeights(dict[str, float]):
     def __init__(self) -> None:
         super().__init__()
         self.alternatives: list[tuple[tuple[str, ...], tuple[str, ...]]] = []
+        self.glossed: dict[str, float] = {}  # the weight each term took from glosses
+
+    def written(self) -> dict[str, float]:
+        """The weights of the query's own words, without what its glosses added."""
+        return {
+            term: weight - self.glossed.get(term, 0.0)
+            for term, weight in self.items()
+            if weight - self.glossed.get(term, 0.0) > 1e-9
+        }
 
 
 class Vocabulary(Protocol):
@@ -159,6 +168,7 @@ def term_weights(text: str, glosses: Iterable[str] = (), vocabulary: Vocabulary 
         terms = [t for t in tokenize(gloss) if t not in _SCAFFOLD_TERMS]
         for term in terms:
             weights[term] = weights.get(term, 0.0) + 1.0 / len(terms)
+            weights.glossed[term] = weights.glossed.get(term, 0.0) + 1.0 / len(terms)
         if isinstance(gloss, Gloss) and terms:
             written = tuple(t for t in dict.fromkeys(terms_of(gloss.written)) if t in weights)
             if written:

@@ -364,7 +364,11 @@ def search_index(
                 asked_total, _ = index.keyword.query_weight(asked)
                 held = float(index.keyword.scores_of(asked, head)[0])
                 beyond_names = min(1.0, held / asked_total) if asked_total > 0 else 0.0
-            missing_share = missing / total if total > 0 else None
+            # Of the query's own words: a gloss is the vault's other name for one of them, so it
+            # must not make a question about what the vault lacks look held (a nickname with a
+            # second expansion would lower the share the missing words hold).
+            written_total, _ = index.keyword.query_weight(query_weights.written())
+            missing_share = min(1.0, missing / written_total) if written_total > 0 else None
             ran.append("keyword")
         else:
             skipped["keyword"] = "the query has no searchable terms (only stopwords or punctuation)"

@@ -118,3 +118,25 @@ def test_in_a_vault_of_a_few_notes_an_unknown_word_is_thin_and_the_results_are_s
     response = engine.search("zanzibar quokka", k=5, now=NOW)
     assert response.signal.level == "thin" and "too few passages" in response.signal.reason
     assert response.results
+
+
+def test_the_share_of_the_query_the_vault_lacks_does_not_depend_on_how_many_nicknames_it_declares(tmp_path):
+    """A gloss is the vault's other name for a word the query writes: a second nickname for Jun Park
+    must not make "the zeppelin" (a word no note uses) weigh less of the question."""
+    shares = []
+    for n, aliases in enumerate(("[Dr Park]", "[Dr Park, Junie]")):
+        vault = tmp_path / str(n) / "vault"
+        note = f"---\ntitle: Jun Park\naliases: {aliases}\n---\n# Jun Park\n\nAssociate vet.\n"
+        for rel, text in {
+            "reference/jun-park.md": note,
+            "journal/2024-02-05.md": "# 2024-02-05\n\nJunie rang about the rota; Jun Park is on call.\n",
+        }.items():
+            path = vault / rel
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+        index_vault(vault)
+        with open_index(vault) as opened:
+            response = opened.search("What did Jun Park say about the zeppelin?", k=5, now=NOW)
+            shares.append(response.signal.evidence.missing_share)
+    assert shares[0] is not None and shares[0] > 0
+    assert shares[1] == pytest.approx(shares[0])
