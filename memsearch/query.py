@@ -94,15 +94,17 @@ def parse_query(
     ]
     # The other way round: a query that writes the full name ("put to sleep", "the autoclave") must
     # reach notes that use the vault's abbreviation or nickname for it ("PTS", "Big Blue"). So must
-    # a nickname that shares a word with the full name ("Dr Park" for "Jun Park"): that word alone
-    # misses the notes that say "Jun". The entity's other names share one word's weight, as one
-    # gloss, and only those sharing no word with the query.
+    # a nickname with words of its own beside one of the full name ("Dr Park" for "Jun Park"): that
+    # word alone misses the notes that say "Jun". (A part of the full name, "Priya" or "Fenwick
+    # Lane", is how the notes write it.) The entity's other names share one word's weight, as one
+    # gloss, each word once, and only those sharing no word with the query.
     words = set(tokenize(text))
     for written, key in named:
-        if key == written or set(tokenize(written)) & set(tokenize(key)):
+        own, full = set(tokenize(written)), set(tokenize(key))
+        if key == written or (own & full and own - full):
             others = [a for a in graph.aliases_of(key) if a != written and not set(tokenize(a)) & words]
             if others:
-                glosses.append(Gloss(" ".join(others), written))
+                glosses.append(Gloss(" ".join(dict.fromkeys(w for a in others for w in a.split())), written))
     return ParsedQuery(
         text,
         keyword_text or text,

@@ -231,7 +231,7 @@ def _capitalised_names(line: str, vocab: Vocabulary, *, heading: bool = False) -
         if token[0].isupper():
             if not run:
                 run_initial = initial
-                before = "" if initial or i == 1 or gap != " " else parts[i - 2].casefold()
+                before = "" if initial or i == 1 or gap.strip() else parts[i - 2].casefold()
             run.extend(connector)
             connector = []
             run.append(token)
@@ -276,7 +276,8 @@ def _run_names(
     ``initial``: the run opens a sentence. ``everywhere``: a Title Case heading, where every
     piece is judged like a sentence opening and a lone word must prove it is a name. ``before``:
     the word just before the run in its sentence (a number or "in" makes "June Carter" a date
-    and a name).
+    and a name). A month word begins a name only where a piece begins, and not in a heading
+    ("## June Retrospective" is a topic; a person's own note is named by its title anyway).
     """
     out: list[str] = []
     piece: list[str] = []
@@ -286,7 +287,12 @@ def _run_names(
         if piece and (low in CONNECTORS or (low in SECOND_CONNECTORS and piece[-1].casefold() in CONNECTORS)):
             piece.append(word)  # "University of Oxford"; a trailing connector is trimmed on close
             continue
-        if is_stopword(word) and not _month_first_name(run, i, run[i - 1].casefold() if i else before):
+        # Where a piece begins (after any common words that open the sentence: "Met April
+        # Jones"), outside headings, a month word may begin a name.
+        begins = not piece or (first_piece and initial and all(is_common(w) for w in piece))
+        if is_stopword(word) and not (
+            begins and not everywhere and _month_first_name(run, i, run[i - 1].casefold() if i else before)
+        ):
             if piece:
                 _close_piece(piece, (first_piece and initial) or everywhere, vocab, everywhere, out)
                 piece = []

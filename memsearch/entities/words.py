@@ -121,10 +121,11 @@ MONTH_FIRST_NAMES = _words(
     "january february april june july august september october november december"
     " jan feb apr jun jul aug sep sept oct nov dec"
 )
-#: Words after which a month word is a date, not a first name ("in June Carter ...", "5 June").
+#: Words after which a month word is a date or a thing, not a first name ("in June Carter
+#: called", "the June Offsite"): prepositions that all but always lead to a date, and determiners.
 DATE_LEADS = _words(
-    "in on at since until till by from of to for early late mid last next this every before after"
-    " during through between and or"
+    "in on since until till during through throughout of early late mid last next this every"
+    " the a an that these those each our my your their his her its"
 )
 #: First three letters of month and weekday names: a line opening so may open with a date.
 DATE_OPENINGS = _words("jan feb mar apr may jun jul aug sep oct nov dec mon tue wed thu fri sat sun")

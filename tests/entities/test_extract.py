@@ -62,14 +62,19 @@ def test_capitalised_names(text, expected):
         ("Met April Jones at the clinic.", ["April Jones"]),
         ("Jun Park joined in Feb.", ["Jun Park"]),
         ("June Carter called.", ["June Carter"]),
-        ("## June Carter", ["June Carter"]),
+        ("Talked to June Carter, then lunch with June Carter.", ["June Carter"]),
+        ("A report by April Jones.", ["April Jones"]),
         ("Jan Smith is here.", ["Jan Smith"]),
         # a date, then a name
         ("On 5 June Carter called.", ["Carter"]),
         ("In March Ed came, and in August Priya rang.", ["Ed", "Priya"]),
+        ("Back in **June** Priya signed.", ["Priya"]),
         ("On June 5 Ed came. June and July were hot. We met in June 2024.", ["Ed"]),
-        # a month before a common word is no name: a heading's topic
+        # a thing of the month, a heading's topic, a month inside a run
+        ("The June Offsite is booked.", ["Offsite"]),
         ("## August Plans", []),
+        ("## June Retrospective", []),
+        ("Launched June Ed said so.", ["Launched", "Ed"]),
     ],
 )
 def test_a_month_word_before_a_name_is_a_first_name_unless_a_date_leads_in(text, expected):

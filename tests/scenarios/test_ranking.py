@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from memsearch.api import index_vault, open_index
+from memsearch.query import parse_query
 
 NOW = "2025-10-20T12:00:00"
 
@@ -100,6 +101,13 @@ def test_a_nickname_sharing_a_word_with_the_full_name_reaches_the_notes_that_use
         for r in engine.search("Which animal came to Dr Park?", k=5, now=NOW, strategies=["keyword"]).results
     ]
     assert "journal/2024-02-05.md" in ranked
+
+
+def test_a_part_of_the_full_name_is_how_the_notes_write_it_and_takes_no_gloss(engine):
+    """ "Jun" is a word of "Jun Park": searched as written, without the entity's other names (they
+    would pull his own note over what the question asks)."""
+    assert parse_query("What did Jun say?", engine.index.graph, NOW).glosses == ()
+    assert [str(g) for g in parse_query("What did Dr Park say?", engine.index.graph, NOW).glosses] == ["jun"]
 
 
 def test_a_when_did_question_takes_no_recency_prior(engine):
