@@ -248,6 +248,7 @@ def fusion_against_lists(
         if "fused" not in by_run or not singles:
             continue
         cls = classes[qid]
+        counts[cls].update()  # compared: in the table even with nothing lost or gained
         answered_by = sorted(run for run, rank in singles.items() if within(rank))
         if answered_by and not within(by_run["fused"]):
             counts[cls]["losses"] += 1

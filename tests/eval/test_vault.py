@@ -38,10 +38,15 @@ def test_a_loss_is_a_gold_file_a_strategy_alone_ranks_in_its_top_3_and_fused_doe
     ]
     classes = {"pa-1": "paraphrase", "ec-1": "entity_chain", "ex-1": "exact", "al-1": "alias", "no-1": "none"}
     fusion = vault.fusion_against_lists(per_query, classes)
-    assert fusion["by_class"] == {"paraphrase": {"losses": 1}, "entity_chain": {"gains": 1}}
+    assert fusion["by_class"] == {
+        "exact": {},
+        "paraphrase": {"losses": 1},
+        "entity_chain": {"gains": 1},
+        "alias": {},
+    }
     assert fusion["losses"] == [{"id": "pa-1", "class": "paraphrase", "fused": 5, "alone": {"semantic": 2}}]
     report = "\n".join(vault.fusion_report(fusion))
-    assert "| paraphrase | 1 | 0 |" in report
+    assert "| paraphrase | 1 | 0 |" in report and "| exact | 0 | 0 |" in report
     assert "pa-1 (fused 5, semantic 2)" in report
 
 
