@@ -141,6 +141,31 @@ def test_explain_in_the_default_format_prints_the_explanation(indexed_vault):
     assert any("shown score" in line and "sum of shown parts" in line for line in first)
 
 
+def test_explain_says_how_the_query_was_read(indexed_vault):
+    """A nickname's other names and a time window are notes: on stderr beside the paths, on stdout in
+    the table, in the JSON's health; never without --explain in the text formats."""
+    args = [
+        "search",
+        "what did RF sign last week",
+        "--vault",
+        str(indexed_vault),
+        "--now",
+        NOW,
+        "--no-server",
+    ]
+    files = CliRunner().invoke(main, [*args, "--format", "files", "--explain"])
+    assert files.exit_code == 0, files.output
+    assert "note: 'rf' also searched as 'redflag'" in files.stderr
+    assert "note: time window from the query: 'last week'" in files.stderr
+    assert "note:" not in files.stdout
+    table = CliRunner().invoke(main, [*args, "--format", "table", "--explain"])
+    assert "note: 'rf' also searched as 'redflag'" in table.stdout
+    plain = CliRunner().invoke(main, [*args, "--format", "files"])
+    assert "note:" not in plain.output
+    data = json.loads(CliRunner().invoke(main, [*args, "--format", "json"]).stdout)
+    assert any("also searched as 'redflag'" in note for note in data["health"]["notes"])
+
+
 def test_nothing_resonates_is_said_and_all_shows_the_results(indexed_vault):
     args = ["search", "xylophone quantum banana", "--vault", str(indexed_vault), "--no-server"]
     table = CliRunner().invoke(main, [*args, "--format", "table"])

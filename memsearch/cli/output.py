@@ -14,6 +14,11 @@ from memsearch.cli.options import echo_json
 def print_response(data: dict[str, Any], fmt: str | None, explain: bool) -> None:
     """Print a SearchResponse (as ``to_dict()`` gives it: local or from the server, the same lines)."""
     fmt = fmt or ("table" if sys.stdout.isatty() else "files")
+    if explain and fmt != "json":
+        # How the query was read (a time window, a nickname's other names); on stderr in the files
+        # format, as the signal is.
+        for note in data["health"].get("notes", []):
+            click.echo(f"note: {note}", err=fmt == "files")
     if fmt == "json":
         echo_json(data)
     elif fmt == "files":
@@ -28,6 +33,10 @@ def print_response(data: dict[str, Any], fmt: str | None, explain: bool) -> None
             click.echo(f"signal {data['signal']}: {data.get('signal_reason', '')}", err=True)
     else:
         print_table(data, explain)
+    _print_failures(data)
+
+
+def _print_failures(data: dict[str, Any]) -> None:
     for name, why in data["health"]["failed"].items():
         click.echo(f"degraded: {name} search failed: {why}", err=True)
 

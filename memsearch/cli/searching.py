@@ -44,7 +44,9 @@ def search_options(command: Callable[..., Any]) -> Callable[..., Any]:
         json_option("Print as JSON (the same as --format json)."),
         click.option("--chunks", is_flag=True, help="One result per chunk instead of per file."),
         click.option(
-            "--explain", is_flag=True, help="Show each strategy's rank, raw score and RRF contribution."
+            "--explain",
+            is_flag=True,
+            help="Show each strategy's rank, raw score and RRF contribution, and how the query was read.",
         ),
         click.option(
             "--all",
