@@ -348,12 +348,12 @@ def search_index(
     if "keyword" in wanted:
         t = time.perf_counter()
         query_weights = term_weights(parsed.keyword_text, parsed.glosses, vocabulary)
-        # What a name was searched as beside its own words, for --explain: "Dr Park" also as "jun".
-        notes.extend(
-            f"{gloss.written!r} also searched as {str(gloss)!r} (what the vault also calls it)"
-            for gloss in parsed.glosses
-            if getattr(gloss, "written", None)
-        )
+        if explain:  # what a name was searched as beside its own words: "Dr Park" also as "jun"
+            notes.extend(
+                f"{gloss.written!r} also searched as {str(gloss)!r} (what the vault also calls it)"
+                for gloss in parsed.glosses
+                if getattr(gloss, "written", None)
+            )
         form_only = bool(query_weights) and not informative(query_weights)
         if form_only:
             # Only the question's form is left ("what happened", once "last week" is the window):

@@ -143,7 +143,8 @@ def test_explain_in_the_default_format_prints_the_explanation(indexed_vault):
 
 def test_explain_says_how_the_query_was_read(indexed_vault):
     """A nickname's other names and a time window are notes: on stderr beside the paths, on stdout in
-    the table, in the JSON's health; never without --explain in the text formats."""
+    the table, in the JSON's health; a name's other names only with --explain (the agent's tool reads
+    the notes as warnings)."""
     args = [
         "search",
         "what did RF sign last week",
@@ -162,8 +163,10 @@ def test_explain_says_how_the_query_was_read(indexed_vault):
     assert "note: 'rf' also searched as 'redflag'" in table.stdout
     plain = CliRunner().invoke(main, [*args, "--format", "files"])
     assert "note:" not in plain.output
-    data = json.loads(CliRunner().invoke(main, [*args, "--format", "json"]).stdout)
+    data = json.loads(CliRunner().invoke(main, [*args, "--format", "json", "--explain"]).stdout)
     assert any("also searched as 'redflag'" in note for note in data["health"]["notes"])
+    plain = json.loads(CliRunner().invoke(main, [*args, "--format", "json"]).stdout)
+    assert not any("also searched as" in note for note in plain["health"]["notes"])
 
 
 def test_nothing_resonates_is_said_and_all_shows_the_results(indexed_vault):
