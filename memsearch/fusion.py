@@ -172,6 +172,15 @@ def semantic_lead(
     return out
 
 
+def partial_match(coverage: float | None, beyond_names: float | None, well_covered: float = 0.5) -> bool:
+    """Whether the keyword head matched the query only in part: it holds under ``well_covered`` of
+    the query's informative weight, or of what the query asks beyond the entity names it writes
+    (the named entity's own note, matched on its name and little else)."""
+    if coverage is None:
+        return False
+    return coverage < well_covered or (beyond_names is not None and beyond_names < well_covered)
+
+
 def graph_lead(
     weights: Mapping[str, float],
     *,
@@ -200,10 +209,64 @@ def graph_lead(
     out = dict(weights)
     if "graph" not in out or coverage is None or anchor_share is None:
         return out
-    partial = coverage < well_covered or (beyond_names is not None and beyond_names < well_covered)
-    if partial and anchor_share >= adds:
+    if partial_match(coverage, beyond_names, well_covered) and anchor_share >= adds:
         out["graph"] = max(out["graph"], lead)
     return out
+
+
+def follow_head_links(
+    fused: FusedList,
+    links: Mapping[int, tuple[str, float]],
+    file_of: Callable[[int], str],
+    territory_weight: Callable[[int], float],
+    *,
+    heads: int = 3,
+    weight: float = 0.5,
+    tie_key: Callable[[int], Any] | None = None,
+) -> FusedList:
+    """The ranking with what its first files link to raised by them: score propagation over links,
+    one step (relevance flows from a page to the pages it points at, for what its anchor says).
+
+    ``links``: the passages that links on the text lists' heads reach, each with its linking file
+    and the share of the query its anchor adds (links.py). A passage that a link on one of the
+    ranking's first ``heads`` files reaches gains ``weight`` x that share x the linking file's fused
+    score (before its territory weight, then under its own): the note a hub points at for what the
+    query asks climbs towards the hub, and a link whose anchor adds nothing moves nothing. The gain
+    is a ``links`` part of the passage's score, ranked among the passages that gained.
+    """
+    rows = fused._rows
+    head: dict[str, float] = {}
+    for score, chunk_id, tw, _ in rows:
+        path = file_of(chunk_id)
+        if path not in head:
+            if len(head) >= heads:
+                break
+            head[path] = score / tw if tw > 0 else score
+    gains = sorted(
+        (
+            (weight * share * head[path], target, share)
+            for target, (path, share) in links.items()
+            if path in head and share > 0
+        ),
+        key=lambda gain: (-gain[0], gain[1]),
+    )
+    if not gains:
+        return fused
+    at = {row[1]: i for i, row in enumerate(rows)}
+    out = list(rows)
+    for rank, (gain, target, share) in enumerate(gains, start=1):
+        term = ("links", rank, share, gain)
+        i = at.get(target)
+        if i is None:
+            tw = territory_weight(target)
+            out.append((gain * tw, target, tw, [term]))
+        else:
+            score, chunk_id, tw, terms = out[i]
+            out[i] = (score + gain * tw, chunk_id, tw, [*terms, term])
+    out.sort(key=lambda row: (-row[0], row[1]))
+    if tie_key is not None:
+        _order_ties(out, tie_key)
+    return FusedList(out)
 
 
 def max_possible(

@@ -19,9 +19,11 @@ from memsearch.errors import QueryError
 from memsearch.fusion import (
     Fused,
     FusedList,
+    follow_head_links,
     graph_lead,
     list_confidence,
     max_possible,
+    partial_match,
     rrf,
     semantic_lead,
 )
@@ -112,6 +114,17 @@ SEMANTIC_LEAD = 1.25
 #: the shared vault's alias class fell 0.818 -> 0.773.
 ANCHOR_ADDS = 0.1
 GRAPH_LEAD = 1.5
+
+#: Link propagation (fusion.follow_head_links), on the graph lead's partial match: a passage a link
+#: on one of the first LINKED_HEADS fused files reaches gains LINK_WEIGHT x its anchor's share x that
+#: file's score. Measured (eval/run.py, 2026-12-04): own vault entity_chain hit@3 0.542 -> 0.625
+#: (12 chains climb, none falls; overall 0.831 -> 0.843), shared vault 0.870 unchanged (its
+#: entity_chain MRR@10 0.804 -> 0.848); three other answers of the own vault go one place down
+#: (an alias 2nd -> 3rd, two updates 1st -> 2nd). Plateau: LINKED_HEADS 1 to 10 alike; LINK_WEIGHT
+#: 0.25 gains less (0.583), 0.75 costs a temporal and a shared territory question, 1 and 2 more.
+#: Ungated, LINK_WEIGHT 0.5 cost the shared vault an alias and a territory question.
+LINKED_HEADS = 3
+LINK_WEIGHT = 0.5
 
 #: How much of a passage its scripts are read from (its opening, like the query's own script).
 SCRIPT_SAMPLE_CHARS = 300
@@ -463,6 +476,7 @@ def search_index(
     confidence: dict[str, float] = {}
     # Text heads that match the query in part, with a link on them adding to the passage it
     # reaches: the chained answer is the graph list's to rank (fusion.graph_lead).
+    partial = partial_match(coverage.get("keyword"), beyond_names, WELL_COVERED)
     if "graph" in lists and "keyword" in lists:
         weights = graph_lead(
             weights,
@@ -532,6 +546,19 @@ def search_index(
         tie_key=lambda cid: chunk_place(chunks_by_id[cid]),
         strength_mix=settings.strength_mix,
     )
+    # The same partial match: the notes the first results link to for what the query asks climb
+    # towards them (the component's note names the technique that answers).
+    if partial and anchors and "graph" in lists:
+        fused = follow_head_links(
+            fused,
+            {target: (a.path, a.share) for target, a in anchors.items()},
+            lambda cid: chunks_by_id[cid].path,
+            chunk_weight if event or current else territory_only,
+            heads=LINKED_HEADS,
+            weight=LINK_WEIGHT,
+            tie_key=lambda cid: chunk_place(chunks_by_id[cid]),
+        )
+        weights["links"] = LINK_WEIGHT
     # The ceiling counts every strategy that ran, with its base weight, even one that found nothing:
     # a query only one list answers, or answers weakly, shows as a low score, a thin signal.
     ceiling = max_possible(base, list(lists), settings.rrf_k, max(territory_weights.values(), default=1.0))
@@ -759,7 +786,7 @@ def _results(
                 ],
             }
             explanation.update(chunk_priors(chunk))
-            if any(c.strategy == "graph" for c in f.contributions):
+            if any(c.strategy in ("graph", "links") for c in f.contributions):
                 paths = index.graph.paths_to(query_entities, f.chunk_id)
                 if anchors and f.chunk_id in anchors:
                     anchor = anchors[f.chunk_id]

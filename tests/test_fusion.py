@@ -153,3 +153,38 @@ def test_graph_lead_only_when_the_keyword_head_is_partial_and_an_anchor_adds_to_
     assert graph_lead(weights, coverage=0.6, beyond_names=0.3, anchor_share=0.2)["graph"] == 1.5
     assert graph_lead(weights, coverage=0.6, beyond_names=0.6, anchor_share=0.2) == weights
     assert graph_lead(weights, coverage=0.6, beyond_names=0.3, anchor_share=0.05) == weights
+
+
+def test_the_first_files_lift_what_their_links_reach_by_what_the_anchor_adds():
+    from memsearch.fusion import follow_head_links
+
+    files = {
+        1: "hub.md",
+        2: "hub.md",
+        3: "other.md",
+        4: "far.md",
+        5: "technique.md",
+        6: "tail.md",
+        7: "mid.md",
+    }
+    tw = {1: 1.1, 2: 1.1, 3: 1.0, 4: 1.0, 5: 1.2, 6: 1.0, 7: 1.0}
+    lists = {"keyword": [Hit(1, 9.0), Hit(3, 5.0), Hit(2, 4.0), Hit(7, 3.5), Hit(4, 3.0), Hit(6, 1.0)]}
+    fused = rrf(lists, k=60, territory_weight=tw.__getitem__)
+    hub = fused[0].score / tw[1]
+    links = {
+        5: ("hub.md", 0.4),  # the technique, reached from the first file: not in the ranking yet
+        6: ("hub.md", 0.0),  # an anchor that adds nothing moves nothing
+        3: ("far.md", 0.9),  # far.md is the fourth file: its links are no head's
+    }
+    lifted = follow_head_links(fused, links, files.__getitem__, tw.__getitem__, heads=3, weight=0.5)
+    by_id = {f.chunk_id: f for f in lifted}
+    technique = by_id[5]
+    assert technique.score == pytest.approx(0.5 * 0.4 * hub * tw[5])
+    assert technique.territory_weight == tw[5]
+    assert [(c.strategy, c.rank, c.raw_score) for c in technique.contributions] == [("links", 1, 0.4)]
+    for f in lifted:  # the parts still add up to the score
+        assert sum(c.contribution for c in f.contributions) == pytest.approx(f.score)
+    unmoved = {f.chunk_id: f.score for f in fused}
+    assert by_id[6].score == unmoved[6] and by_id[3].score == unmoved[3]
+    assert [f.score for f in lifted] == sorted((f.score for f in lifted), reverse=True)
+    assert follow_head_links(fused, {}, files.__getitem__, tw.__getitem__) is fused
