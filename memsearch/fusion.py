@@ -242,19 +242,23 @@ def follow_head_links(
             if len(head) >= heads:
                 break
             head[path] = score / tw if tw > 0 else score
-    gains = sorted(
-        (
-            (weight * share * head[path], target, share)
-            for target, (path, share) in links.items()
-            if path in head and share > 0
-        ),
-        key=lambda gain: (-gain[0], gain[1]),
-    )
+    gains = [
+        (weight * share * head[path], target, share)
+        for target, (path, share) in links.items()
+        if path in head and share > 0
+    ]
     if not gains:
         return fused
+    gains.sort(key=lambda gain: gain[1])
+    if tie_key is not None:  # equal gains in the vault's order, not the chunk ids' (as rrf does)
+        gains.sort(key=lambda gain: tie_key(gain[1]))
+    gains.sort(key=lambda gain: -gain[0])
     at = {row[1]: i for i, row in enumerate(rows)}
     out = list(rows)
-    for rank, (gain, target, share) in enumerate(gains, start=1):
+    rank, previous = 0, None
+    for position, (gain, target, share) in enumerate(gains, start=1):
+        if gain != previous:  # equal gains share a rank
+            rank, previous = position, gain
         term = ("links", rank, share, gain)
         i = at.get(target)
         if i is None:

@@ -15,7 +15,9 @@ link reaches.
 
 An anchor counts for what it adds: the share of the query's informative weight (each term's weight
 times its idf) in words of the anchor that the reached passage itself does not hold. A link whose
-anchor only repeats the note's own words tells nothing the keyword list does not already know.
+anchor only repeats the note's own words tells nothing the keyword list does not already know. The
+same share of what the query asks beyond the names it writes is kept too: the linking note's title
+is usually such a name ("Sprout"), which every link on that note would otherwise add alike.
 """
 
 from __future__ import annotations
@@ -58,6 +60,7 @@ class Anchor:
     share: float  # of the query's informative weight, in the anchor's words the passage lacks
     path: str  # the linking file
     line: int  # the anchor's line in it
+    asked_share: float = 0.0  # the same, of what the query asks beyond the names it writes
 
 
 def follow_links(
@@ -65,15 +68,20 @@ def follow_links(
     query_weights: Mapping[str, float],
     starts: Sequence[int],
     allowed: np.ndarray | None = None,
+    asked: Mapping[str, float] | None = None,
 ) -> dict[int, Anchor]:
     """The passages the links on ``starts`` (chunk ids, best first) reach, each with its best
     anchor: ``{target chunk id: Anchor}``. Targets outside ``allowed`` (a mask over chunk ids) and
-    a file's links to itself are left out."""
+    a file's links to itself are left out. ``asked``: the query's terms beyond the names it writes
+    (:func:`memsearch.query_terms.without_names`), for each anchor's ``asked_share`` (without them,
+    it is its ``share``)."""
     keyword = index.keyword
     weights = {term: w * keyword.term_idf(term) for term, w in query_weights.items()}
     total = sum(weights.values())
     if total <= 0:
         return {}
+    asked_terms = set(asked or weights) & weights.keys()
+    asked_total = sum(weights[term] for term in asked_terms)
     anchors: list[tuple[str, frozenset[str], str, int]] = []  # (linked note's key, words, path, line)
     for chunk_id in dict.fromkeys(starts):
         chunk = index.chunks.get(chunk_id)
@@ -112,9 +120,13 @@ def follow_links(
         target = reached.get((key, path))
         if target is None:
             continue
-        share = sum(weights[term] for term in words - held[target]) / total
+        adds = words - held[target]
+        share = sum(weights[term] for term in adds) / total
         if share > 0 and share > (found[target].share if target in found else 0.0):
-            found[target] = Anchor(target, share, path, line)
+            asked_share = (
+                sum(weights[term] for term in adds & asked_terms) / asked_total if asked_total else 0.0
+            )
+            found[target] = Anchor(target, share, path, line, asked_share)
     return found
 
 

@@ -116,13 +116,15 @@ ANCHOR_ADDS = 0.1
 GRAPH_LEAD = 1.5
 
 #: Link propagation (fusion.follow_head_links), on the graph lead's partial match: a passage a link
-#: on one of the first LINKED_HEADS fused files reaches gains LINK_WEIGHT x its anchor's share x that
-#: file's score. Measured (eval/run.py, 2026-12-04): own vault entity_chain hit@3 0.542 -> 0.625
-#: (12 chains climb, none falls; overall 0.831 -> 0.843), shared vault 0.870 unchanged (its
-#: entity_chain MRR@10 0.804 -> 0.848); three other answers of the own vault go one place down
-#: (an alias 2nd -> 3rd, two updates 1st -> 2nd). Plateau: LINKED_HEADS 1 to 10 alike; LINK_WEIGHT
-#: 0.25 gains less (0.583), 0.75 costs a temporal and a shared territory question, 1 and 2 more.
-#: Ungated, LINK_WEIGHT 0.5 cost the shared vault an alias and a territory question.
+#: on one of the first LINKED_HEADS fused files reaches gains LINK_WEIGHT x the share of what the
+#: query asks beyond its names that the link's anchor adds x that file's score (not the share of the
+#: whole query: the hub's title is usually the name, and every link on it would add it alike).
+#: Measured (eval/run.py, 2026-12-04): own vault entity_chain hit@3 0.542 -> 0.625 (eight chains
+#: climb, none falls; overall 0.831 -> 0.843, MRR@10 0.725 -> 0.736); two own aliases go one place
+#: down (2nd -> 3rd, 1st -> 2nd); the shared vault unchanged (0.870). Plateau: LINKED_HEADS 1 to 10
+#: alike; LINK_WEIGHT 0.25 gains less, 0.75 and 1 cost a shared territory question. With the share
+#: of the whole query, the shared vault's chains climbed too (MRR@10 0.804 -> 0.848) but an own
+#: update went down; ungated, it cost the shared vault an alias and a territory question.
 LINKED_HEADS = 3
 LINK_WEIGHT = 0.5
 
@@ -408,7 +410,9 @@ def search_index(
                     h.chunk_id
                     for h in backend.keyword_top(link_terms, BRIDGES, allowed, parsed.filters, vault_order)
                 ]
-            anchors = follow_links(index, link_terms, starts, allowed)
+            anchors = follow_links(
+                index, link_terms, starts, allowed, without_names(link_terms, parsed.names)
+            )
         linked = anchor_hits(anchors)
         if walked or linked:
             lists["graph"] = _walk_and_links(
@@ -551,7 +555,7 @@ def search_index(
     if partial and anchors and "graph" in lists:
         fused = follow_head_links(
             fused,
-            {target: (a.path, a.share) for target, a in anchors.items()},
+            {target: (a.path, a.asked_share) for target, a in anchors.items()},
             lambda cid: chunks_by_id[cid].path,
             chunk_weight if event or current else territory_only,
             heads=LINKED_HEADS,
