@@ -56,6 +56,17 @@ def index(engine):
     return engine.index
 
 
+def _indexed(vault, notes: dict[str, str]):
+    """A vault of ``notes`` (path -> text) written and indexed without vectors."""
+    from memsearch.api import index_vault
+
+    for rel, text in notes.items():
+        (vault / rel).parent.mkdir(parents=True, exist_ok=True)
+        (vault / rel).write_text(text, encoding="utf-8")
+    index_vault(vault, embed=False)
+    return vault
+
+
 def _chunk_of(index, path: str) -> int:
     return min(cid for cid, c in index.chunks.items() if c.path == path)
 
@@ -157,7 +168,7 @@ def test_a_head_matched_on_the_names_alone_lets_the_graph_list_lead(tmp_path):
     """The Harbour Loop's note holds most of the question through the name it writes, but little
     of what it asks about it (who rides at the back): the graph list, which follows its link to the
     sweep rider, weighs the graph lead. A question the note answers beyond the name does not."""
-    from memsearch.api import index_vault, open_index
+    from memsearch.api import open_index
     from memsearch.search import GRAPH_LEAD
 
     notes = {
@@ -173,12 +184,7 @@ def test_a_head_matched_on_the_names_alone_lets_the_graph_list_lead(tmp_path):
         "reference/kit-list.md": "# Kit list\n\nLights, a bell, a lock.\n",
         "journal/2025-03-02.md": "# 2025-03-02\n\nRode the loop alone in the rain.\n",
     }
-    vault = tmp_path / "vault"
-    for rel, text in notes.items():
-        (vault / rel).parent.mkdir(parents=True, exist_ok=True)
-        (vault / rel).write_text(text, encoding="utf-8")
-    index_vault(vault, embed=False)
-    engine = open_index(vault)
+    engine = open_index(_indexed(tmp_path / "vault", notes))
 
     def weights(question: str) -> dict[str, float]:
         keyword = engine.search(question, k=10, all_results=True, strategies=["keyword"])
@@ -200,7 +206,7 @@ def test_the_note_a_first_result_links_for_what_the_question_asks_climbs_towards
     adds "board" to it (what the question asks beyond the name), so the technique climbs: a
     "links" part, linked from the Kettle note. A link whose anchor adds only the hub's own name
     (the Lights section) lifts nothing."""
-    from memsearch.api import index_vault, open_index
+    from memsearch.api import open_index
 
     notes = {
         "reference/kettle.md": (
@@ -215,12 +221,7 @@ def test_the_note_a_first_result_links_for_what_the_question_asks_climbs_towards
         "reference/lamp-wiring.md": "# Lamp wiring\n\nTwo LEDs on the 6 V rail, fused at 1 A.\n",
         "journal/2025-03-02.md": "# 2025-03-02\n\nRode the cargo bike to the market.\n",
     }
-    vault = tmp_path / "vault"
-    for rel, text in notes.items():
-        (vault / rel).parent.mkdir(parents=True, exist_ok=True)
-        (vault / rel).write_text(text, encoding="utf-8")
-    index_vault(vault, embed=False)
-    with open_index(vault) as engine:
+    with open_index(_indexed(tmp_path / "vault", notes)) as engine:
         response = engine.search("What does Kettle do when its driver board overheats?", k=10, explain=True)
     by_path = {r.path: r for r in response.results}
     technique = by_path["reference/thermal-derating.md"]
