@@ -42,7 +42,11 @@ from memsearch.scan import NOTEBOOK_SUFFIXES
 #: 5: Latin-script words stemmed in their text's language (German, Spanish, French, ...: memsearch.languages).
 #: 6: dates in Chinese numerals (a heading ``# 2025年三月一日`` dates its section).
 #: 7: a month word that begins a name is kept ("April Jones", "Jun Park" were "Jones", "Park").
-CHUNKER_VERSION = 7
+#: 8: archived notes and books carry their file name as an entity, as sectioned notes do.
+CHUNKER_VERSION = 8
+
+#: The chunking strategies whose notes are subjects a link can name (:func:`note_identity`).
+SUBJECT_STRATEGIES = frozenset({"sections", "archive", "chapters"})
 
 STRATEGIES: dict[str, Callable[[Doc], list[Segment]]] = {
     "sections": sections.segments,
@@ -149,13 +153,17 @@ def note_identity(rel_path: str, strategy: str, title: str = "") -> str | None:
 
     Every chunk of the note carries it, so a link to the note connects to all of it in the graph
     (a link from a project note reaches the component note's sections, and their links beyond).
-    Only notes cut by sections (reference, system, the inner voice's notes...) are subjects: a
-    journal day or a ledger month is named by its date, a chapter file by its place in a book.
+    Notes cut by sections (reference, system, the inner voice's notes...), archived notes and
+    books are subjects ("see [[tally-postgres-plan]]", "read her [[the-lantern-fox]]"); a journal
+    day or a ledger month is named by its date, a chapter file by its place in a book ("02-fog"),
+    and a file named by a date is no subject anywhere.
     """
-    if strategy != "sections":
+    if strategy not in SUBJECT_STRATEGIES:
         return None
     stem = PurePosixPath(rel_path).stem
     if dates.date_from_filename(rel_path) is not None or not any(ch.isalpha() for ch in stem):
+        return None
+    if strategy == "chapters" and stem[:1].isdigit():
         return None
     # Shown as the note's title where the title is the same name ("Redflag" for redflag.md).
     return title if ent.normalize_entity(title) == ent.normalize_entity(stem) else stem

@@ -645,6 +645,15 @@ def test_dated_entries_and_chapters_carry_no_name_of_their_own():
     assert "02-fog" not in chapter.chunks[0].entities
 
 
+def test_archived_notes_and_books_carry_their_file_name_as_linked_notes_do():
+    """A link names them as it names a reference note ("see [[tally-postgres-plan]]"); a chapter
+    named by its place in a book ("02-fog") stays nameless."""
+    archived = parse("archive/tally-postgres-plan.md", md("## March 2023", "", "We priced Postgres."))
+    book = parse("literature/the-lantern-fox.md", md("# The Lantern Fox", "", "## One", "", "A fox."))
+    assert "tally-postgres-plan" in archived.chunks[0].entities
+    assert all("The Lantern Fox" in c.entities for c in book.chunks)
+
+
 def test_prose_aliases_join_the_files_aliases_and_frontmatter_wins():
     text = md(
         "---",
