@@ -228,7 +228,8 @@ def follow_head_links(
     one step (relevance flows from a page to the pages it points at, for what its anchor says).
 
     ``links``: the passages that links on the text lists' heads reach, each with its linking file
-    and the share of the query its anchor adds (links.py). A passage that a link on one of the
+    and the share of the query its anchor adds (links.py; the search passes the share of what the
+    query asks beyond its names, ``Anchor.asked_share``). A passage that a link on one of the
     ranking's first ``heads`` files reaches gains ``weight`` x that share x the linking file's fused
     score (before its territory weight, then under its own): the note a hub points at for what the
     query asks climbs towards the hub, and a link whose anchor adds nothing moves nothing. The gain
