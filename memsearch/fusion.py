@@ -250,10 +250,7 @@ def follow_head_links(
     ]
     if not gains:
         return fused
-    gains.sort(key=lambda gain: gain[1])
-    if tie_key is not None:  # equal gains in the vault's order, not the chunk ids' (as rrf does)
-        gains.sort(key=lambda gain: tie_key(gain[1]))
-    gains.sort(key=lambda gain: -gain[0])
+    gains.sort(key=lambda gain: -gain[0])  # equal gains share a rank: their order shows nowhere
     at = {row[1]: i for i, row in enumerate(rows)}
     out = list(rows)
     rank, previous = 0, None

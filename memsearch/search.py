@@ -388,7 +388,9 @@ def search_index(
             # Of the query's own words: a gloss is the vault's other name for one of them, so it
             # must not make a question about what the vault lacks look held (a nickname with a
             # second expansion would lower the share the missing words hold).
-            written_total, _ = index.keyword.query_weight(query_weights.written())
+            written_total = (
+                index.keyword.query_weight(query_weights.written())[0] if query_weights.glossed else total
+            )
             missing_share = min(1.0, missing / written_total) if written_total > 0 else None
             ran.append("keyword")
         else:

@@ -188,7 +188,7 @@ def test_the_first_files_lift_what_their_links_reach_by_what_the_anchor_adds():
     assert by_id[6].score == unmoved[6] and by_id[3].score == unmoved[3]
     assert [f.score for f in lifted] == sorted((f.score for f in lifted), reverse=True)
     assert follow_head_links(fused, {}, files.__getitem__, tw.__getitem__) is fused
-    # Equal gains share a rank, in the order tie_key gives (the vault's), not the chunk ids'.
+    # Equal gains share a rank.
     tied = follow_head_links(
         fused,
         {5: ("hub.md", 0.4), 6: ("hub.md", 0.4)},
