@@ -111,6 +111,14 @@ def build_parser() -> argparse.ArgumentParser:
         default=list(vault.RUNS),
         help="fused, each strategy alone, fused without one (no-graph ...); default: all nine",
     )
+    va.add_argument(
+        "--why",
+        nargs="+",
+        metavar="ID",
+        default=[],
+        help="also show how the fused ranking placed these questions (each list's rank, weight and"
+        " part of the score, as `memsearch search --explain`), e.g. --why pa-09 al-21",
+    )
     common(va, strategies=False)
     va.set_defaults(func=vault.main)
 

@@ -142,6 +142,7 @@ def evaluate(
     work_dir: Path,
     runs: Sequence[str],
     reindex: bool = False,
+    why: Sequence[str] = (),
 ) -> dict[str, Any]:
     vault = work_dir / "vault"
     # A copy, mtimes kept: the engine's last fallback for a chunk's date is the file's mtime.
@@ -197,11 +198,13 @@ def evaluate(
         by_run[run] = {"classes": figures, "latency": latency.summary()}
         overall = figures["overall"]
         log(f"[vault] {run}: hit@3 {overall.get('hit@3')}, MRR@10 {overall.get('mrr@10')}")
+    explained = {q["id"]: why_lines(q, explained_search(engine, q)) for q in queries if q["id"] in set(why)}
     close = getattr(engine, "close", None)
     if callable(close):
         close()
     return {
         "runs": by_run,
+        "why": explained,
         "fusion": fusion_against_lists(per_query, {q["id"]: q["class"] for q in queries}),
         "signal": signal_summary(signals, none_top, answerable_top),
         "index": vars(stats),
@@ -223,6 +226,37 @@ def search(engine: Any, q: Mapping[str, Any], run: str) -> tuple[harness.Searche
         Recorder(), q["query"], k=SEARCH_K, chunks=False, now=q.get("now"), strategies=strategies_for(run)
     )
     return searched, holder.get("response")
+
+
+def explained_search(engine: Any, q: Mapping[str, Any]) -> Any:
+    """The fused answer to one question with its explanation (None if the engine raised)."""
+    try:
+        return engine.search(q["query"], k=SEARCH_K, chunks=False, now=q.get("now"), explain=True)
+    except Exception as exc:  # one question's failure is shown in its place, not fatal to the report
+        log(f"[vault] --why {q['id']}: {type(exc).__name__}: {exc}")
+        return None
+
+
+def why_lines(q: Mapping[str, Any], response: Any, top: int = 5) -> list[str]:
+    """How the fused ranking placed a question's answers, as report lines: the fused rank of each
+    gold file ("-": not in the first ten), then the first ``top`` results, gold ones starred, each
+    with every list's rank, weight and part of the shown score (``memsearch search --explain``):
+    the parts add up to the score."""
+    results = list(getattr(response, "results", None) or ())
+    paths = [r.path for r in results]
+    gold = ", ".join(f"{g} {paths.index(g) + 1 if g in paths else '-'}" for g in q["gold"])
+    lines = [f"### {q['id']} ({q['class']}): {q['query']}", "", f"gold: {gold or 'none (nothing answers)'}"]
+    if response is None:
+        return [*lines, "", "(the search raised; see the log)", ""]
+    rows = []
+    for place, r in enumerate(results[:top], start=1):
+        parts = (r.explanation or {}).get("strategies", {})
+        lists = "; ".join(
+            f"{name} {p['rank']}, w {p['weight']:.2f}, +{p['shown']:.3f}" for name, p in parts.items()
+        )
+        rows.append([place, ("* " if r.path in q["gold"] else "") + r.path, f"{r.score:.3f}", lists])
+    table = harness.markdown_table(["#", "path", "score", "lists: rank, weight, part of the score"], rows)
+    return [*lines, "", *table.splitlines(), ""]
 
 
 def fusion_against_lists(
@@ -356,6 +390,8 @@ def report(summary: Mapping[str, Any]) -> str:
             f"fused latency ms p50/p95 excl. embed: {harness.fmt_ms(fused['latency'], 'excl_embed_ms')}"
         )
     lines += harness.health_lines(runs)
+    for explained in summary.get("why", {}).values():
+        lines += ["", *explained]
     return "\n".join(lines)
 
 
@@ -395,6 +431,9 @@ def main(args: Any, backend: Backend | None = None) -> dict[str, Any]:
         queries = [q for q in queries if q["class"] in args.classes]
     if args.limit_queries:
         queries = queries[: args.limit_queries]
+    unknown = sorted(set(args.why) - {q["id"] for q in queries})
+    if unknown:
+        raise SystemExit(f"--why: no question {', '.join(unknown)} among the questions of {queries_path}")
     content_hash = harness.hash_files([*sorted((data / "vault").rglob("*.md")), queries_path])
     settings = harness.apply_overrides(harness.default_settings(), harness.parse_overrides(args.set or []))
     counts = Counter(q["class"] for q in queries)
@@ -403,7 +442,14 @@ def main(args: Any, backend: Backend | None = None) -> dict[str, Any]:
     work_dir = harness.dataset_cache_dir(cache, "vault", data, content_hash)
     meta = harness.run_metadata("vault", data, content_hash, settings, args)
     summary = evaluate(
-        data, queries, backend or harness.MemsearchBackend(), settings, work_dir, args.runs, args.reindex
+        data,
+        queries,
+        backend or harness.MemsearchBackend(),
+        settings,
+        work_dir,
+        args.runs,
+        args.reindex,
+        why=args.why,
     )
     if not args.per_query:
         summary.pop("per_query")

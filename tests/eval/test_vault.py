@@ -1,9 +1,14 @@
-"""The vault benchmark's report of where fusion loses what a strategy alone had."""
+"""The vault benchmark's report of where fusion loses what a strategy alone had, and ``--why``."""
 
 from __future__ import annotations
 
+import json
+import re
 import sys
 from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
 
 EVAL_DIR = Path(__file__).resolve().parent.parent.parent / "eval"
 sys.path.insert(0, str(EVAL_DIR))
@@ -55,3 +60,51 @@ def test_no_single_strategy_run_no_section():
     fusion = vault.fusion_against_lists(per_query, {"pa-1": "paraphrase"})
     assert fusion["by_class"] == {} and fusion["losses"] == []
     assert vault.fusion_report(fusion) == []
+
+
+def test_why_shows_each_lists_part_of_the_real_engines_answer_and_the_parts_add_up(indexed_vault):
+    from memsearch.api import open_index
+
+    q = {
+        "id": "ec-1",
+        "class": "entity_chain",
+        "query": "what algorithm does Project Aster sign its releases with",
+        "gold": ["reference/ed25519.md", "reference/nowhere.md"],
+        "now": "2025-06-01T12:00:00",
+    }
+    response = vault.explained_search(open_index(indexed_vault), q)
+    lines = vault.why_lines(q, response, top=5)
+    paths = [r.path for r in response.results]
+    rank = paths.index("reference/ed25519.md") + 1
+    assert lines[0] == f"### ec-1 (entity_chain): {q['query']}"
+    assert f"gold: reference/ed25519.md {rank}, reference/nowhere.md -" in lines
+    rows = [line for line in lines if re.match(r"\| \d+ \|", line)]
+    assert len(rows) == min(5, len(paths))
+    for row in rows:
+        _, place, path, score, lists, _ = (cell.strip() for cell in row.split("|"))
+        result = response.results[int(place) - 1]
+        assert path == ("* " if result.path in q["gold"] else "") + result.path
+        # Each list's part as shown; capped scores aside, they add up to the result's score.
+        parts = [float(p) for p in re.findall(r"\+([0-9.]+)", lists)]
+        assert set(re.findall(r"(\w+) \d+, w ", lists)) == set(result.explanation["strategies"])
+        if not result.explanation["score"]["capped"]:
+            assert sum(parts) == pytest.approx(float(score), abs=0.002 * len(parts))
+    if rank <= 5:
+        assert any(row.split("|")[2].strip().startswith("* reference/ed25519.md") for row in rows)
+
+
+def test_why_names_a_question_that_is_not_in_the_set(tmp_path):
+    data = tmp_path / "data"
+    (data / "vault").mkdir(parents=True)
+    (data / "vault" / "note.md").write_text("# Note\n\nHello.\n", encoding="utf-8")
+    question = {"id": "ex-1", "query": "hello", "class": "exact", "now": "2025-01-01", "gold": ["note.md"]}
+    (data / "queries.jsonl").write_text(json.dumps(question) + "\n", encoding="utf-8")
+    args = SimpleNamespace(
+        cache_dir=str(tmp_path / "cache"),
+        data=str(data),
+        classes=None,
+        limit_queries=None,
+        why=["ex-1", "pa-99"],
+    )
+    with pytest.raises(SystemExit, match="--why: no question pa-99 among"):
+        vault.main(args)
