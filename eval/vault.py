@@ -431,7 +431,8 @@ def main(args: Any, backend: Backend | None = None) -> dict[str, Any]:
         queries = [q for q in queries if q["class"] in args.classes]
     if args.limit_queries:
         queries = queries[: args.limit_queries]
-    unknown = sorted(set(args.why) - {q["id"] for q in queries})
+    why = list(getattr(args, "why", None) or [])  # a caller's own Namespace may not have it
+    unknown = sorted(set(why) - {q["id"] for q in queries})
     if unknown:
         raise SystemExit(f"--why: no question {', '.join(unknown)} among the questions of {queries_path}")
     content_hash = harness.hash_files([*sorted((data / "vault").rglob("*.md")), queries_path])
@@ -449,7 +450,7 @@ def main(args: Any, backend: Backend | None = None) -> dict[str, Any]:
         work_dir,
         args.runs,
         args.reindex,
-        why=args.why,
+        why=why,
     )
     if not args.per_query:
         summary.pop("per_query")
