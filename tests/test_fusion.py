@@ -102,6 +102,62 @@ def test_tied_scores_share_a_rank():
     assert {c.rank for f in fused for c in f.contributions if c.strategy == "time"} == {1}
 
 
+def _fused_by_definition(lists, k, weights, territory_weight, strength_mix):
+    """The fusion written out term by term, in the lists' order: what rrf computes over arrays."""
+    terms: dict[int, list[tuple[str, int, float, float]]] = {}
+    for name, hits in lists.items():
+        w = weights.get(name, 1.0)
+        if w <= 0 or not hits:
+            continue
+        top = max(hits[0].score, 0.0)
+        rank, previous = 0, None
+        for position, hit in enumerate(hits, start=1):
+            if hit.score != previous:
+                rank, previous = position, hit.score
+            relative = max(hit.score, 0.0) / top if top > 0 else 1.0
+            gain = (1.0 - strength_mix) + strength_mix * min(relative, 1.0)
+            terms.setdefault(hit.chunk_id, []).append((name, rank, hit.score, w * gain / (k + rank)))
+    rows = []
+    for chunk_id, its in terms.items():
+        tw = territory_weight(chunk_id)
+        rows.append((sum(c * tw for *_, c in its), chunk_id, tw, its))
+    rows.sort(key=lambda row: (-row[0], row[1]))
+    return rows
+
+
+@given(
+    st.dictionaries(
+        st.sampled_from(["semantic", "keyword", "graph", "time"]),
+        st.lists(
+            st.tuples(st.integers(0, 40), st.sampled_from([0.0, 0.25, 0.5, 1.0, 3.0, -0.5])), max_size=25
+        ),
+    ),
+    st.dictionaries(
+        st.sampled_from(["semantic", "keyword", "graph", "time"]), st.sampled_from([0.0, 0.5, 1.3])
+    ),
+    st.sampled_from([0.0, 0.5, 1.0]),
+)
+def test_the_fusion_over_arrays_is_the_definition_bit_for_bit(raw_lists, weights, strength_mix):
+    """Scores, order, terms and their ranks exactly as the formula written out in Python gives them:
+    tied scores share a rank, a negative score gains nothing, a chunk in several lists sums in order."""
+    lists = {}
+    for name, pairs in raw_lists.items():
+        seen: dict[int, float] = {}
+        for chunk_id, score in pairs:
+            seen.setdefault(chunk_id, score)  # a list names a chunk once
+        lists[name] = [Hit(c, s) for c, s in sorted(seen.items(), key=lambda item: -item[1])]
+    territory = {c: (1.3, 0.9, 1.0, 1.2)[c % 4] for c in range(41)}
+    fused = rrf(
+        lists, k=60, weights=weights, territory_weight=territory.__getitem__, strength_mix=strength_mix
+    )
+    expected = _fused_by_definition(lists, 60, weights, territory.__getitem__, strength_mix)
+    assert [(f.score, f.chunk_id, f.territory_weight) for f in fused] == [row[:3] for row in expected]
+    for f, (_, _, tw, its) in zip(fused, expected, strict=True):
+        assert [(c.strategy, c.rank, c.raw_score, c.contribution) for c in f.contributions] == [
+            (name, rank, raw, c * tw) for name, rank, raw, c in its
+        ]
+
+
 def test_list_confidence_reads_the_drop_from_first_to_tenth():
     from memsearch.fusion import list_confidence
 
