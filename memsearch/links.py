@@ -32,7 +32,7 @@ import numpy as np
 from memsearch.entities import linked_notes, normalize_entity
 from memsearch.fences import unfenced_lines
 from memsearch.index.in_memory import IndexData
-from memsearch.models import Hit
+from memsearch.models import Chunk, Hit
 from memsearch.tokenize import text_language, tokenize
 
 #: A line that opens a block of its own: a heading, a list item, a quote.
@@ -46,6 +46,8 @@ MAX_LINKS_PER_ANCHOR = 20
 
 #: Names whose notes' passages are kept between queries (cleared when the index changes).
 MAX_KEPT_NAMES = 4096
+#: Passages whose anchors are kept read (the cache starts again past it).
+MAX_KEPT_PASSAGES = 65_536
 
 #: Passages of each text list whose links are followed: the head of the list, where the query's
 #: evidence is (deeper, an anchor would be a stranger's description).
@@ -83,29 +85,15 @@ def follow_links(
     asked_terms = set(asked or weights) & weights.keys()
     asked_total = sum(weights[term] for term in asked_terms)
     anchors: list[tuple[str, frozenset[str], str, int]] = []  # (linked note's key, words, path, line)
+    read = index.kept("link_anchors", _ChunkAnchors)
     for chunk_id in dict.fromkeys(starts):
         chunk = index.chunks.get(chunk_id)
-        if chunk is None or ("[[" not in chunk.text and "](" not in chunk.text):
+        if chunk is None:
             continue
-        language = text_language(chunk.text)  # the keyword index stemmed the chunk's words so
-        header = set(tokenize(chunk.header, language))
-        for offset, block in _blocks(chunk.text):
-            text = " ".join(line.strip() for line in block)
-            names = linked_notes(text)
-            if not names or len(names) > MAX_LINKS_PER_ANCHOR:
-                continue
-            words = frozenset(header.union(tokenize(text, language)) & weights.keys())
-            if not words:
-                continue
-            # The line each link is on (a link broken over two lines: the paragraph's first).
-            lines: dict[str, int] = {}
-            for i, row in enumerate(block):
-                for name in linked_notes(row):
-                    lines.setdefault(name, i)
-            for name in dict.fromkeys(names):
-                if key := normalize_entity(name):
-                    line = chunk.start_line + offset + lines.get(name, 0)
-                    anchors.append((key, words, chunk.path, line))
+        for every_word, links in read.anchors(chunk_id):
+            words = every_word.intersection(weights)
+            if words:
+                anchors.extend((key, words, chunk.path, line) for key, line in links)
     if not anchors:
         return {}
     reached = _passages(index, {(key, path) for key, _, path, _ in anchors}, query_weights, allowed)
@@ -128,6 +116,52 @@ def follow_links(
             )
             found[target] = Anchor(target, share, path, line, asked_share)
     return found
+
+
+class _ChunkAnchors:
+    """Each passage's anchors as the query reads them, kept on the index until its chunk table
+    changes (``IndexData.kept``): the words of every paragraph that holds links and the notes they
+    link, read once a passage rather than on every query that starts from it."""
+
+    def __init__(self, index: IndexData) -> None:
+        self.index = index
+        self.by_chunk: dict[int, tuple[tuple[frozenset[str], tuple[tuple[str, int], ...]], ...]] = {}
+
+    def anchors(self, chunk_id: int) -> tuple[tuple[frozenset[str], tuple[tuple[str, int], ...]], ...]:
+        """(the anchor's words with its section's heading, stemmed as the keyword index stems the
+        passage; (linked note's key, line) of each note it links) for each paragraph, item or
+        heading of the passage that links at most ``MAX_LINKS_PER_ANCHOR`` notes."""
+        found = self.by_chunk.get(chunk_id)
+        if found is None:
+            found = self.by_chunk[chunk_id] = _anchors_of(self.index.chunks[chunk_id])
+            if len(self.by_chunk) > MAX_KEPT_PASSAGES:
+                self.by_chunk.clear()
+        return found
+
+
+def _anchors_of(chunk: Chunk) -> tuple[tuple[frozenset[str], tuple[tuple[str, int], ...]], ...]:
+    if "[[" not in chunk.text and "](" not in chunk.text:
+        return ()
+    language = text_language(chunk.text)  # the keyword index stemmed the chunk's words so
+    header = set(tokenize(chunk.header, language))
+    out = []
+    for offset, block in _blocks(chunk.text):
+        text = " ".join(line.strip() for line in block)
+        names = linked_notes(text)
+        if not names or len(names) > MAX_LINKS_PER_ANCHOR:
+            continue
+        # The line each link is on (a link broken over two lines: the paragraph's first).
+        lines: dict[str, int] = {}
+        for i, row in enumerate(block):
+            for name in linked_notes(row):
+                lines.setdefault(name, i)
+        links = tuple(
+            (key, chunk.start_line + offset + lines.get(name, 0))
+            for name in dict.fromkeys(names)
+            if (key := normalize_entity(name))
+        )
+        out.append((frozenset(header.union(tokenize(text, language))), links))
+    return tuple(out)
 
 
 def _blocks(text: str) -> list[tuple[int, list[str]]]:

@@ -231,3 +231,25 @@ def test_the_note_a_first_result_links_for_what_the_question_asks_climbs_towards
     assert paths.index("reference/thermal-derating.md") < paths.index("reference/lamp-wiring.md")
     lamp = by_path.get("reference/lamp-wiring.md")
     assert lamp is None or "links" not in lamp.explanation["strategies"]
+
+
+def test_a_passage_edited_in_place_is_followed_by_its_new_links(tmp_path):
+    """The anchors read from a passage are kept between queries, and read again once its file
+    changes under the same engine: the new link is followed, the old one no longer."""
+    from memsearch.api import open_index
+
+    vault = _indexed(tmp_path / "vault", NOTES)
+    engine = open_index(vault)
+    weights = term_weights("how is the Sprout flow reading smoothed")
+
+    def reached() -> set[str]:
+        start = _chunk_of(engine.index, "reference/sprout-flow-sensor.md")
+        return {engine.index.chunks[t].path for t in follow_links(engine.index, weights, [start])}
+
+    assert "reference/ema-filter.md" in reached()
+    (vault / "reference/sprout-flow-sensor.md").write_text(
+        "# Sprout flow sensor\n\nThe litres-per-minute figure is smoothed - see [[debouncing]]\n",
+        encoding="utf-8",
+    )
+    engine.update_file("reference/sprout-flow-sensor.md")
+    assert reached() == {"reference/debouncing.md"}
