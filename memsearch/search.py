@@ -128,6 +128,9 @@ GRAPH_LEAD = 1.5
 LINKED_HEADS = 3
 LINK_WEIGHT = 0.5
 
+#: Chunks whose territory weight a loaded index keeps between queries (started again past it).
+KEPT_CHUNK_WEIGHTS = 65_536
+
 #: How much of a passage its scripts are read from (its opening, like the query's own script).
 SCRIPT_SAMPLE_CHARS = 300
 #: The passages nearest in meaning read for their languages: whether an English-only embedder is
@@ -530,14 +533,23 @@ def search_index(
     chunks_by_id = index.chunks
 
     # A chunk's own prior (a notebook moment's importance, 1 for every other chunk) rides on its
-    # territory's weight: the one per-chunk factor of the fusion (docs/notebook.md).
+    # territory's weight: the one per-chunk factor of the fusion (docs/notebook.md). Kept per chunk
+    # until the index changes (a query weighs a few hundred chunks; an agent's next question mostly
+    # the same notes), under the territory weights it was read with.
+    known = index.kept(f"territory weights {sorted(territory_weights.items())}", lambda _index: {})
+    if len(known) > KEPT_CHUNK_WEIGHTS:
+        known.clear()
+
     def territory_only(cid: int) -> float:
-        chunk = chunks_by_id[cid]
-        return territory_weights.get(chunk.territory, 1.0) * importance_prior(chunk)
+        w = known.get(cid)
+        if w is None:
+            chunk = chunks_by_id[cid]
+            w = known[cid] = territory_weights.get(chunk.territory, 1.0) * importance_prior(chunk)
+        return w
 
     def chunk_weight(cid: int) -> float:
         chunk = chunks_by_id[cid]
-        w = territory_weights.get(chunk.territory, 1.0) * importance_prior(chunk)
+        w = territory_only(cid)
         if event and chunk.fact_type == "experience" and entry_dated(chunk):
             w *= EVENT_ENTRY_WEIGHT
         elif current and chunk.territory in SUPERSEDED_TERRITORIES:

@@ -114,3 +114,31 @@ def test_window_weight_grows_as_the_window_narrows():
     start = datetime(2025, 3, 1, tzinfo=UTC)
     day, week, month = (window_weight(start, start + timedelta(days=d)) for d in (1, 7, 31))
     assert day == 2.0 and 1.0 < week < day and month == 1.0
+
+
+def test_the_territory_weights_kept_per_chunk_follow_a_change_of_the_settings(engine):
+    """A chunk's territory weight is kept between queries under the weights it was read with: the
+    same loaded index searched with other territory weights (a server's config reloaded) weighs by
+    the new ones."""
+    from dataclasses import replace
+
+    before = engine.settings
+
+    def reference_weights() -> set[float]:
+        response = engine.search("signing keys rotation", k=10, explain=True, all_results=True)
+        return {
+            r.explanation["territory_weight"] for r in response.results if r.path.startswith("reference/")
+        }
+
+    assert reference_weights() == {1.1}
+    engine.settings = replace(
+        before,
+        territories=tuple(
+            replace(t, weight=2.5) if t.label == "reference" else t for t in before.territories
+        ),
+    )
+    try:
+        assert reference_weights() == {2.5}
+    finally:
+        engine.settings = before
+    assert reference_weights() == {1.1}
