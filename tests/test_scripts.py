@@ -1,5 +1,8 @@
 """memsearch.scripts: which writing systems a text's letters are in."""
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from memsearch.scripts import script_of, script_shares
 
 
@@ -25,3 +28,15 @@ def test_the_fast_share_agrees_with_the_letter_count():
     shares = script_shares(texts)
     assert abs(non_latin_share(texts) - (1 - shares["Latin"])) < 1e-9
     assert non_latin_share(["123"]) == 0.0 and non_latin_share(["签"]) == 1.0
+
+
+@given(st.text(alphabet=st.characters(max_codepoint=0x7F)), st.text(max_size=30))
+def test_an_ascii_text_is_counted_as_every_letter_one_by_one(ascii_text, any_text):
+    """The count of an ASCII text (most passages) is read without a loop: the same as each letter's
+    script counted one by one, for it and for any text."""
+    from collections import Counter
+
+    from memsearch.scripts import script_counts
+
+    for text in (ascii_text, any_text, ascii_text + any_text):
+        assert script_counts(text) == Counter(script_of(ch) for ch in text if ch.isalpha())
