@@ -198,7 +198,8 @@ def evaluate(
         by_run[run] = {"classes": figures, "latency": latency.summary()}
         overall = figures["overall"]
         log(f"[vault] {run}: hit@3 {overall.get('hit@3')}, MRR@10 {overall.get('mrr@10')}")
-    explained = {q["id"]: why_lines(q, explained_search(engine, q)) for q in queries if q["id"] in set(why)}
+    asked = set(why)
+    explained = {q["id"]: why_lines(q, explained_search(engine, q)) for q in queries if q["id"] in asked}
     close = getattr(engine, "close", None)
     if callable(close):
         close()

@@ -54,6 +54,10 @@ MAX_KEPT_PASSAGES = 65_536
 BRIDGES = 10
 
 
+#: A passage's anchors: (words of the anchor and its heading, ((linked note's key, line), ...)) each.
+PassageAnchors = tuple[tuple[frozenset[str], tuple[tuple[str, int], ...]], ...]
+
+
 @dataclass(frozen=True)
 class Anchor:
     """The best anchor that reached a passage: where it is and how much of the query it adds."""
@@ -85,12 +89,19 @@ def follow_links(
     asked_terms = set(asked or weights) & weights.keys()
     asked_total = sum(weights[term] for term in asked_terms)
     anchors: list[tuple[str, frozenset[str], str, int]] = []  # (linked note's key, words, path, line)
-    read = index.kept("link_anchors", _ChunkAnchors)
+    # Each passage's anchors are read once and kept until the index changes, not on every query
+    # that starts from it.
+    kept: dict[int, PassageAnchors] = index.kept("link_anchors", lambda _index: {})
+    if len(kept) > MAX_KEPT_PASSAGES:
+        kept.clear()
     for chunk_id in dict.fromkeys(starts):
         chunk = index.chunks.get(chunk_id)
         if chunk is None:
             continue
-        for every_word, links in read.anchors(chunk_id):
+        passage = kept.get(chunk_id)
+        if passage is None:
+            passage = kept[chunk_id] = _anchors_of(chunk)
+        for every_word, links in passage:
             words = every_word.intersection(weights)
             if words:
                 anchors.extend((key, words, chunk.path, line) for key, line in links)
@@ -118,28 +129,10 @@ def follow_links(
     return found
 
 
-class _ChunkAnchors:
-    """Each passage's anchors as the query reads them, kept on the index until its chunk table
-    changes (``IndexData.kept``): the words of every paragraph that holds links and the notes they
-    link, read once a passage rather than on every query that starts from it."""
-
-    def __init__(self, index: IndexData) -> None:
-        self.index = index
-        self.by_chunk: dict[int, tuple[tuple[frozenset[str], tuple[tuple[str, int], ...]], ...]] = {}
-
-    def anchors(self, chunk_id: int) -> tuple[tuple[frozenset[str], tuple[tuple[str, int], ...]], ...]:
-        """(the anchor's words with its section's heading, stemmed as the keyword index stems the
-        passage; (linked note's key, line) of each note it links) for each paragraph, item or
-        heading of the passage that links at most ``MAX_LINKS_PER_ANCHOR`` notes."""
-        found = self.by_chunk.get(chunk_id)
-        if found is None:
-            found = self.by_chunk[chunk_id] = _anchors_of(self.index.chunks[chunk_id])
-            if len(self.by_chunk) > MAX_KEPT_PASSAGES:
-                self.by_chunk.clear()
-        return found
-
-
-def _anchors_of(chunk: Chunk) -> tuple[tuple[frozenset[str], tuple[tuple[str, int], ...]], ...]:
+def _anchors_of(chunk: Chunk) -> PassageAnchors:
+    """(the anchor's words with its section's heading, stemmed as the keyword index stems the
+    passage; (linked note's key, line) of each note it links) for each paragraph, item or heading
+    of the passage that links at most ``MAX_LINKS_PER_ANCHOR`` notes."""
     if "[[" not in chunk.text and "](" not in chunk.text:
         return ()
     language = text_language(chunk.text)  # the keyword index stemmed the chunk's words so
