@@ -87,7 +87,7 @@ def follow_links(
     if total <= 0:
         return {}
     asked_terms = set(asked or weights) & weights.keys()
-    asked_total = sum(weights[term] for term in asked_terms)
+    asked_total = sum(weights[term] for term in sorted(asked_terms))
     anchors: list[tuple[str, frozenset[str], str, int]] = []  # (linked note's key, words, path, line)
     # Each passage's anchors are read once and kept until the index changes, not on every query
     # that starts from it.
@@ -119,11 +119,15 @@ def follow_links(
         target = reached.get((key, path))
         if target is None:
             continue
-        adds = words - held[target]
+        # Summed in one order: a set's order changes with each process's string hashing, and so
+        # would the last bit of the share, and with it a tie in the ranking.
+        adds = sorted(words - held[target])
         share = sum(weights[term] for term in adds) / total
         if share > 0 and share > (found[target].share if target in found else 0.0):
             asked_share = (
-                sum(weights[term] for term in adds & asked_terms) / asked_total if asked_total else 0.0
+                sum(weights[term] for term in adds if term in asked_terms) / asked_total
+                if asked_total
+                else 0.0
             )
             found[target] = Anchor(target, share, path, line, asked_share)
     return found

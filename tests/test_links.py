@@ -253,3 +253,40 @@ def test_a_passage_edited_in_place_is_followed_by_its_new_links(tmp_path):
     )
     engine.update_file("reference/sprout-flow-sensor.md")
     assert reached() == {"reference/debouncing.md"}
+
+
+SHARES_OF_A_PROCESS = """
+import sys
+from memsearch.api import open_index
+from memsearch.links import follow_links
+from memsearch.query_terms import term_weights
+
+index = open_index(sys.argv[1]).index
+weights = term_weights("how is the Sprout flow reading smoothed in the log once a second")
+start = min(cid for cid, c in index.chunks.items() if c.path == "reference/sprout-flow-sensor.md")
+for target, anchor in sorted(follow_links(index, weights, [start]).items()):
+    print(target, anchor.line, repr(anchor.share), repr(anchor.asked_share))
+"""
+
+
+def test_an_anchor_adds_the_same_share_in_every_process(tmp_path):
+    """The words an anchor adds are a set, whose order changes with each process's string hashing;
+    their weights are summed in one order, so the share (and the ranking it moves) is the same bit
+    for bit whichever process asks."""
+    import os
+    import subprocess
+    import sys
+
+    vault = _indexed(tmp_path / "vault", NOTES)
+    outputs = set()
+    for seed in range(8):
+        env = {**os.environ, "PYTHONHASHSEED": str(seed)}
+        done = subprocess.run(
+            [sys.executable, "-c", SHARES_OF_A_PROCESS, str(vault)],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        outputs.add(done.stdout)
+    assert len(outputs) == 1 and next(iter(outputs)).strip()
