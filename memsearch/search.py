@@ -7,7 +7,7 @@ import math
 import time
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
@@ -39,6 +39,7 @@ from memsearch.models import (
     Hit,
     Result,
     SearchResponse,
+    Signal,
     chunk_priors,
     entry_dated,
     importance_prior,
@@ -263,6 +264,70 @@ class _FilterColumns:
         return lo, hi
 
 
+@dataclass
+class _Asked:
+    """One query against one loaded index: what every stage reads and none changes."""
+
+    index: IndexData
+    parsed: ParsedQuery
+    settings: Settings
+    backend: BackendCall
+    allowed: np.ndarray | None  # what the filters allow (None: everything)
+    vocabulary: IndexVocabulary
+
+    @property
+    def top_n(self) -> int:
+        return self.settings.top_n
+
+    def vault_order(self, ids: np.ndarray) -> np.ndarray:
+        """Where each chunk stands in the vault (path, then line): the same whatever order the
+        index was built in, so ties break the same way after an incremental update and a rebuild."""
+        chunks = self.index.chunks
+        places = [chunk_place(chunks[int(i)]) for i in ids]
+        ranks = np.empty(len(places), dtype=np.int64)
+        ranks[sorted(range(len(places)), key=places.__getitem__)] = np.arange(len(places))
+        return ranks
+
+    def chunk_order(self, chunk_id: int) -> tuple[str, int]:
+        return chunk_place(self.index.chunks[chunk_id])
+
+
+@dataclass
+class _Found:
+    """What the retrieve stage found: each strategy's list and its weight for this query where it
+    is not 1, what ran and why the others did not, and what the lists told about the query (read by
+    the fusion and the signal)."""
+
+    lists: dict[str, list[Hit]] = field(default_factory=dict)
+    weights: dict[str, float] = field(default_factory=dict)
+    ran: list[str] = field(default_factory=list)
+    failed: dict[str, str] = field(default_factory=dict)
+    skipped: dict[str, str] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    timings: dict[str, float] = field(default_factory=dict)
+    #: The keyword terms and their weights (empty when the keyword strategy did not run).
+    query_weights: dict[str, float] = field(default_factory=dict)
+    form_only: bool = False  # the keyword text holds only the question's form
+    #: How much of the query's informative weight a list's head holds (the keyword list's only).
+    coverage: dict[str, float] = field(default_factory=dict)
+    beyond_names: float | None = None  # the keyword head's share of what the query asks beyond its names
+    missing_share: float | None = None  # of the query's own words' weight, in words the vault lacks
+    anchors: dict[int, Anchor] = field(default_factory=dict)  # the links on the text lists' heads
+    seeds: list[str] = field(default_factory=list)  # the entities the graph walk starts from
+
+
+@dataclass
+class _Weighed:
+    """Each list's weight in the fusion: its base weight (the strategy's, times what the query
+    says of it) times its confidence for this query (mean 1 over the text lists)."""
+
+    base: dict[str, float]
+    confidence: dict[str, float]
+    weights: dict[str, float]
+    partial: bool  # the keyword head matches the query in part (fusion.partial_match)
+    standout: float | None  # sd the best cosine stands above the query's cosine to the vault
+
+
 def search_index(
     index: IndexData,
     parsed: ParsedQuery,
@@ -297,208 +362,266 @@ def search_index(
     a query without text runs those lists alone.
     """
     started = time.perf_counter()
-    timings: dict[str, float] = {"embed": query_embedding.ms}
     wanted = tuple(strategies) if strategies else STRATEGIES
     unknown = [s for s in wanted if s not in STRATEGIES]
     if unknown:
         raise QueryError(f"unknown strategy {unknown[0]!r}; choose from {', '.join(STRATEGIES)}")
-    n_ids, top_n = index.n_ids, settings.top_n
-    ran: list[str] = []
-    failed: dict[str, str] = {}
-    skipped: dict[str, str] = {}
-    notes: list[str] = []
-    lists: dict[str, list[Hit]] = {}
-    weights: dict[str, float] = {}
-    coverage: dict[str, float] = {}  # how much of the query's informative weight a list's head holds
-    query_weights: dict[str, float] = {}
-    vocabulary = IndexVocabulary(index)
-    form_only = False  # the keyword text holds only the question's form
-    missing_share: float | None = None
-    beyond_names: float | None = None  # the keyword head's share of what the query asks beyond its names
-
-    def vault_order(ids: np.ndarray) -> np.ndarray:
-        """Where each chunk stands in the vault (path, then line): the same whatever order the
-        index was built in, so ties break the same way after an incremental update and a rebuild."""
-        places = [chunk_place(index.chunks[int(i)]) for i in ids]
-        ranks = np.empty(len(places), dtype=np.int64)
-        ranks[sorted(range(len(places)), key=places.__getitem__)] = np.arange(len(places))
-        return ranks
-
+    found = _Found(timings={"embed": query_embedding.ms}, seeds=list(parsed.entities))
     vectors_only = bool(vectors) and not parsed.text.strip()
     if vectors_only:  # no words: the text strategies have nothing to rank by
-        skipped.update({name: "the query has no text (vectors only)" for name in wanted})
+        found.skipped.update({name: "the query has no text (vectors only)" for name in wanted})
         wanted = ()
 
     # 1. filter
     t = time.perf_counter()
     allowed = filter_mask(index, parsed.filters)
-    timings["filter"] = _ms(t)
+    found.timings["filter"] = _ms(t)
 
     # 2. retrieve
-    backend = BackendCall(retrieval, index)
+    asked = _Asked(index, parsed, settings, BackendCall(retrieval, index), allowed, IndexVocabulary(index))
     asked_in = main_script(parsed.text)  # the query's script, for the notes and the signal
     if "semantic" in wanted:
-        t = time.perf_counter()
-        if query_embedding.vector is not None and index.vectors is not None and len(index.vectors):
-            lists["semantic"] = backend.vector_top(
-                query_embedding.vector, top_n, allowed, parsed.filters, vault_order
-            )
-            ran.append("semantic")
-            if note := english_only_note(index, asked_in, lists["semantic"]):
-                notes.append(note)
-            gaps = len(index.manifest.get("gaps", []))
-            if gaps:
-                why = index.manifest.get("embedder_error")
-                notes.append(
-                    f"{gaps} chunks have no vector yet (embedder gap{f': {why}' if why else ''});"
-                    " the next `memsearch index` fills them"
-                )
-        elif query_embedding.error:
-            failed["semantic"] = query_embedding.error
-        elif index.vectors is None or not len(index.vectors):
-            reason = index.manifest.get("embedder_error") or "the index has no vectors"
-            failed["semantic"] = (
-                f"no vectors in the index ({reason}); run `memsearch index VAULT` to fill them"
-            )
-        else:
-            skipped["semantic"] = query_embedding.skipped or "no query vector"
-        timings["semantic"] = _ms(t)
+        _retrieve_semantic(asked, found, query_embedding, asked_in)
     if "keyword" in wanted:
-        t = time.perf_counter()
-        query_weights = term_weights(parsed.keyword_text, parsed.glosses, vocabulary)
-        if explain:  # what a name was searched as beside its own words: "Dr Park" also as "jun"
-            notes.extend(
-                f"{gloss.written!r} also searched as {str(gloss)!r} (what the vault also calls it)"
-                for gloss in parsed.glosses
-                if getattr(gloss, "written", None)
-            )
-        form_only = bool(query_weights) and not informative(query_weights)
-        if form_only:
-            # Only the question's form is left ("what happened", once "last week" is the window):
-            # a keyword hit on it would be won by scaffolding alone.
-            skipped["keyword"] = "the query has only question-form words (what happened, tell me ...)"
-        elif query_weights:
-            lists["keyword"] = backend.keyword_top(query_weights, top_n, allowed, parsed.filters, vault_order)
-            total, missing = index.keyword.query_weight(query_weights)
-            top = lists["keyword"][0].score if lists["keyword"] else 0.0
-            coverage["keyword"] = min(1.0, top / total) if total > 0 else 0.0
-            asked = without_names(query_weights, parsed.names)
-            if asked and lists["keyword"]:
-                head = np.array([lists["keyword"][0].chunk_id], dtype=np.int64)
-                asked_total, _ = index.keyword.query_weight(asked)
-                held = float(index.keyword.scores_of(asked, head)[0])
-                beyond_names = min(1.0, held / asked_total) if asked_total > 0 else 0.0
-            # Of the query's own words: a gloss is the vault's other name for one of them, so it
-            # must not make a question about what the vault lacks look held (a nickname with a
-            # second expansion would lower the share the missing words hold).
-            written_total = (
-                index.keyword.query_weight(query_weights.written())[0] if query_weights.glossed else total
-            )
-            missing_share = min(1.0, missing / written_total) if written_total > 0 else None
-            ran.append("keyword")
-        else:
-            skipped["keyword"] = "the query has no searchable terms (only stopwords or punctuation)"
-        timings["keyword"] = _ms(t)
-    anchors: dict[int, Anchor] = {}
-    seeds = list(parsed.entities)
+        _retrieve_keyword(asked, found, explain)
     if "graph" in wanted:
-        t = time.perf_counter()
-        seeds = index.graph.with_first_names(parsed.entities)
-        walked = index.graph.search(seeds, top_n, n_ids, allowed, tie_key=vault_order) if seeds else []
-        # The links on the passages the text lists rank first (links.py); alone, the graph finds
-        # those passages by their words itself.
-        link_terms = query_weights or term_weights(parsed.keyword_text, parsed.glosses, vocabulary)
-        if informative(link_terms):
-            starts = [h.chunk_id for name in ("keyword", "semantic") for h in lists.get(name, ())[:BRIDGES]]
-            if "keyword" not in lists and "semantic" not in lists:
-                starts = [
-                    h.chunk_id
-                    for h in backend.keyword_top(link_terms, BRIDGES, allowed, parsed.filters, vault_order)
-                ]
-            anchors = follow_links(
-                index, link_terms, starts, allowed, without_names(link_terms, parsed.names)
-            )
-        linked = anchor_hits(anchors)
-        if walked or linked:
-            lists["graph"] = _walk_and_links(
-                walked, linked, settings.rrf_k, top_n, lambda cid: chunk_place(index.chunks[cid])
-            )
-            ran.append("graph")
-            # A walk from hubs alone (an entity in most chunks) carries little: weigh it by the
-            # seeds' specificity relative to the rarest possible entity; links by the share of the
-            # query their best anchor adds (links.py). The stronger of the two is the list's weight.
-            specificity = 0.0
-            if parsed.entities:
-                best = max(index.graph.idf(e) for e in parsed.entities)
-                ceiling = index.graph.idf("\x00never") or np.log1p(max(len(index.chunks), 1))
-                specificity = float(min(1.0, best / max(ceiling, 1e-9)))
-            weights["graph"] = max(specificity, linked[0].score if linked else 0.0)
-        else:
-            skipped["graph"] = "the query names no known entity, and no passage it matches links a note"
-        timings["graph"] = _ms(t)
+        _retrieve_graph(asked, found)
     for modality, vector in (vectors or {}).items():
         t = time.perf_counter()
-        modal = index.modal[modality]
-        lists[MODAL_LIST + modality] = modal.search(vector, top_n, allowed, tie_key=vault_order)
-        ran.append(MODAL_LIST + modality)
-        timings[MODAL_LIST + modality] = _ms(t)
+        name = MODAL_LIST + modality
+        found.lists[name] = index.modal[modality].search(
+            vector, asked.top_n, allowed, tie_key=asked.vault_order
+        )
+        found.ran.append(name)
+        found.timings[name] = _ms(t)
     event = asks_for_event(parsed.text)
-    if "time" in wanted and parsed.window is None and event and len(wanted) > 1:
-        # "When did the boiler break?" asks for that event however long ago it was: recency is no
-        # evidence of it (as a prior it pushed older answers down on both benchmark vaults).
-        skipped["time"] = (
-            "the question asks when something happened and names no date: recency is no evidence"
-        )
-    elif "time" in wanted:
-        t = time.perf_counter()
-        window = (parsed.window.start, parsed.window.end) if parsed.window else None
-        alone = len(wanted) == 1
-        candidates = None
-        if window is not None:
-            weights["time"] = window_weight(parsed.window.start, parsed.window.end)
-            if form_only:  # the window is all it asks
-                weights["time"] *= WINDOW_ONLY_WEIGHT
-        elif not alone:
-            found = {h.chunk_id for hits in lists.values() for h in hits}
-            candidates = np.fromiter(found, dtype=np.int64, count=len(found))
-            weights["time"] = RECENCY_PRIOR_WEIGHT
-        yearly = parsed.window is not None and parsed.window.yearly
-        lists["time"] = index.time.search(
-            top_n,
-            parsed.now,
-            settings.half_life_days,
-            window,
-            allowed,
-            candidates,
-            yearly=yearly,
-            tie_key=vault_order,
-        )
-        ran.append("time")
-        if window:
-            every_year = " (in every year, the nearest past first)" if yearly else ""
-            notes.append(f"time window from the query: {parsed.window.text!r}{every_year}")
-        timings["time"] = _ms(t)
+    if "time" in wanted:
+        _retrieve_time(asked, found, event, others=len(wanted) > 1)
 
     # 3. fuse: a list's weight is its base weight times its confidence for this query
     t = time.perf_counter()
-    base: dict[str, float] = {}
-    confidence: dict[str, float] = {}
+    weighed = _weigh(asked, found, query_embedding.vector)
+    fused, weights, ceiling = _fuse(asked, found, weighed, event)
+    found.timings["fuse"] = _ms(t)
+
+    # 4. group, 5. normalise
+    t = time.perf_counter()
+    results = _results(
+        index,
+        fused,
+        k,
+        ceiling,
+        chunks=chunks,
+        explain=explain,
+        weights=weights,
+        query_entities=tuple(found.seeds),
+        confidence=weighed.confidence,
+        anchors=found.anchors,
+    )
+    found.timings["group"] = _ms(t)
+
+    # 6. resonate
+    signal = _resonate(asked, found, weighed, len(fused), asked_in, vectors if vectors_only else None)
+    if signal.level == NONE and not all_results:
+        results = []
+    found.timings["total"] = _ms(started) + query_embedding.ms
+    health = Health(
+        ran=tuple(found.ran),
+        failed=found.failed,
+        skipped=found.skipped,
+        degraded=bool(found.failed) or bool(index.manifest.get("gaps")) or asked.backend.degraded,
+        index_built_at=index.manifest.get("built_at"),
+        notes=(*found.notes, *asked.backend.notes),
+        timings_ms=found.timings,
+    )
+    return SearchResponse(parsed.text, tuple(results), health, signal=signal)
+
+
+# ---------------------------------------------------------------------------------- 2. retrieve
+
+
+def _retrieve_semantic(
+    asked: _Asked, found: _Found, query_embedding: QueryEmbedding, asked_in: str | None
+) -> None:
+    """The nearest vectors to the query's; or why there are none."""
+    t = time.perf_counter()
+    index = asked.index
+    if query_embedding.vector is not None and index.vectors is not None and len(index.vectors):
+        hits = found.lists["semantic"] = asked.backend.vector_top(
+            query_embedding.vector, asked.top_n, asked.allowed, asked.parsed.filters, asked.vault_order
+        )
+        found.ran.append("semantic")
+        if note := english_only_note(index, asked_in, hits):
+            found.notes.append(note)
+        gaps = len(index.manifest.get("gaps", []))
+        if gaps:
+            why = index.manifest.get("embedder_error")
+            found.notes.append(
+                f"{gaps} chunks have no vector yet (embedder gap{f': {why}' if why else ''});"
+                " the next `memsearch index` fills them"
+            )
+    elif query_embedding.error:
+        found.failed["semantic"] = query_embedding.error
+    elif index.vectors is None or not len(index.vectors):
+        reason = index.manifest.get("embedder_error") or "the index has no vectors"
+        found.failed["semantic"] = (
+            f"no vectors in the index ({reason}); run `memsearch index VAULT` to fill them"
+        )
+    else:
+        found.skipped["semantic"] = query_embedding.skipped or "no query vector"
+    found.timings["semantic"] = _ms(t)
+
+
+def _retrieve_keyword(asked: _Asked, found: _Found, explain: bool) -> None:
+    """BM25 over the query's weighted terms, and what its head says of the query: how much of it
+    the head holds (with and without the names it writes), how much the vault lacks."""
+    t = time.perf_counter()
+    index, parsed = asked.index, asked.parsed
+    query_weights = found.query_weights = term_weights(parsed.keyword_text, parsed.glosses, asked.vocabulary)
+    if explain:  # what a name was searched as beside its own words: "Dr Park" also as "jun"
+        found.notes.extend(
+            f"{gloss.written!r} also searched as {str(gloss)!r} (what the vault also calls it)"
+            for gloss in parsed.glosses
+            if getattr(gloss, "written", None)
+        )
+    found.form_only = bool(query_weights) and not informative(query_weights)
+    if found.form_only:
+        # Only the question's form is left ("what happened", once "last week" is the window):
+        # a keyword hit on it would be won by scaffolding alone.
+        found.skipped["keyword"] = "the query has only question-form words (what happened, tell me ...)"
+    elif query_weights:
+        hits = found.lists["keyword"] = asked.backend.keyword_top(
+            query_weights, asked.top_n, asked.allowed, parsed.filters, asked.vault_order
+        )
+        total, missing = index.keyword.query_weight(query_weights)
+        top = hits[0].score if hits else 0.0
+        found.coverage["keyword"] = min(1.0, top / total) if total > 0 else 0.0
+        beyond = without_names(query_weights, parsed.names)
+        if beyond and hits:
+            head = np.array([hits[0].chunk_id], dtype=np.int64)
+            beyond_total, _ = index.keyword.query_weight(beyond)
+            held = float(index.keyword.scores_of(beyond, head)[0])
+            found.beyond_names = min(1.0, held / beyond_total) if beyond_total > 0 else 0.0
+        # Of the query's own words: a gloss is the vault's other name for one of them, so it
+        # must not make a question about what the vault lacks look held (a nickname with a
+        # second expansion would lower the share the missing words hold).
+        written_total = (
+            index.keyword.query_weight(query_weights.written())[0] if query_weights.glossed else total
+        )
+        found.missing_share = min(1.0, missing / written_total) if written_total > 0 else None
+        found.ran.append("keyword")
+    else:
+        found.skipped["keyword"] = "the query has no searchable terms (only stopwords or punctuation)"
+    found.timings["keyword"] = _ms(t)
+
+
+def _retrieve_graph(asked: _Asked, found: _Found) -> None:
+    """The entity walk's and the links' list, weighed by the seeds' specificity or the best
+    anchor's share of the query, whichever is stronger."""
+    t = time.perf_counter()
+    index, parsed = asked.index, asked.parsed
+    seeds = found.seeds = index.graph.with_first_names(parsed.entities)
+    walked = (
+        index.graph.search(seeds, asked.top_n, index.n_ids, asked.allowed, tie_key=asked.vault_order)
+        if seeds
+        else []
+    )
+    # The links on the passages the text lists rank first (links.py); alone, the graph finds
+    # those passages by their words itself.
+    link_terms = found.query_weights or term_weights(parsed.keyword_text, parsed.glosses, asked.vocabulary)
+    if informative(link_terms):
+        starts = [h.chunk_id for name in ("keyword", "semantic") for h in found.lists.get(name, ())[:BRIDGES]]
+        if "keyword" not in found.lists and "semantic" not in found.lists:
+            starts = [
+                h.chunk_id
+                for h in asked.backend.keyword_top(
+                    link_terms, BRIDGES, asked.allowed, parsed.filters, asked.vault_order
+                )
+            ]
+        found.anchors = follow_links(
+            index, link_terms, starts, asked.allowed, without_names(link_terms, parsed.names)
+        )
+    linked = anchor_hits(found.anchors)
+    if walked or linked:
+        found.lists["graph"] = _walk_and_links(
+            walked, linked, asked.settings.rrf_k, asked.top_n, asked.chunk_order
+        )
+        found.ran.append("graph")
+        # A walk from hubs alone (an entity in most chunks) carries little: weigh it by the
+        # seeds' specificity relative to the rarest possible entity; links by the share of the
+        # query their best anchor adds (links.py). The stronger of the two is the list's weight.
+        specificity = 0.0
+        if parsed.entities:
+            best = max(index.graph.idf(e) for e in parsed.entities)
+            ceiling = index.graph.idf("\x00never") or np.log1p(max(len(index.chunks), 1))
+            specificity = float(min(1.0, best / max(ceiling, 1e-9)))
+        found.weights["graph"] = max(specificity, linked[0].score if linked else 0.0)
+    else:
+        found.skipped["graph"] = "the query names no known entity, and no passage it matches links a note"
+    found.timings["graph"] = _ms(t)
+
+
+def _retrieve_time(asked: _Asked, found: _Found, event: bool, *, others: bool) -> None:
+    """The chunks dated in the query's window, weighed by its narrowness; without a window,
+    recency over what the other lists found, as a prior (``others``: other strategies ran)."""
+    parsed = asked.parsed
+    if parsed.window is None and event and others:
+        # "When did the boiler break?" asks for that event however long ago it was: recency is no
+        # evidence of it (as a prior it pushed older answers down on both benchmark vaults).
+        found.skipped["time"] = (
+            "the question asks when something happened and names no date: recency is no evidence"
+        )
+        return
+    t = time.perf_counter()
+    window = (parsed.window.start, parsed.window.end) if parsed.window else None
+    candidates = None
+    if window is not None:
+        found.weights["time"] = window_weight(parsed.window.start, parsed.window.end)
+        if found.form_only:  # the window is all it asks
+            found.weights["time"] *= WINDOW_ONLY_WEIGHT
+    elif others:
+        seen = {h.chunk_id for hits in found.lists.values() for h in hits}
+        candidates = np.fromiter(seen, dtype=np.int64, count=len(seen))
+        found.weights["time"] = RECENCY_PRIOR_WEIGHT
+    found.lists["time"] = asked.index.time.search(
+        asked.top_n,
+        parsed.now,
+        asked.settings.half_life_days,
+        window,
+        asked.allowed,
+        candidates,
+        yearly=parsed.window is not None and parsed.window.yearly,
+        tie_key=asked.vault_order,
+    )
+    found.ran.append("time")
+    if parsed.window is not None:
+        every_year = " (in every year, the nearest past first)" if parsed.window.yearly else ""
+        found.notes.append(f"time window from the query: {parsed.window.text!r}{every_year}")
+    found.timings["time"] = _ms(t)
+
+
+# ------------------------------------------------------------------------------------- 3. fuse
+
+
+def _weigh(asked: _Asked, found: _Found, query_vector: np.ndarray | None) -> _Weighed:
+    """Each list's weight for this query: its base weight times its confidence."""
+    settings, lists, coverage = asked.settings, found.lists, found.coverage
+    weights = dict(found.weights)
     # Text heads that match the query in part, with a link on them adding to the passage it
     # reaches: the chained answer is the graph list's to rank (fusion.graph_lead).
-    partial = partial_match(coverage.get("keyword"), beyond_names, WELL_COVERED)
+    partial = partial_match(coverage.get("keyword"), found.beyond_names, WELL_COVERED)
     if "graph" in lists and "keyword" in lists:
         weights = graph_lead(
             weights,
             coverage=coverage.get("keyword"),
-            beyond_names=beyond_names,
-            anchor_share=max((a.share for a in anchors.values()), default=None),
+            beyond_names=found.beyond_names,
+            anchor_share=max((a.share for a in found.anchors.values()), default=None),
             well_covered=WELL_COVERED,
             adds=ANCHOR_ADDS,
             lead=GRAPH_LEAD,
         )
-    for name in lists:
-        base[name] = weights.get(name, 1.0) * settings.strategy_weights.get(name, 1.0)
-        confidence[name] = 1.0
+    base = {name: weights.get(name, 1.0) * settings.strategy_weights.get(name, 1.0) for name in lists}
+    confidence = dict.fromkeys(lists, 1.0)
     # Confidence is relative among the evidence lists (mean 1): it moves weight from the list that
     # is unsure of its head to the one that is sure, without changing what graph and time weigh.
     drops = {
@@ -513,7 +636,7 @@ def search_index(
             confidence[name] = peak / mean_peak
     # A keyword head holding under half the query whose drop is steep is a partial match towering
     # over weaker ones; with a semantic head that stands out of the vault, meaning leads (fusion.py).
-    z = _standout(index.vectors, lists.get("semantic"), query_embedding.vector)
+    z = _standout(asked.index.vectors, lists.get("semantic"), query_vector)
     if "semantic" in peaks and "keyword" in peaks:
         confidence = semantic_lead(
             confidence,
@@ -525,11 +648,18 @@ def search_index(
             stands_out=SEMANTIC_STANDS_OUT,
             lead=SEMANTIC_LEAD,
         )
-    for name in lists:
-        weights[name] = base[name] * confidence[name]
-    territory_weights = {t_.label: t_.weight for t_ in settings.territories}
-    current = not event and parsed.window is None and asks_for_current(parsed.text)
+    final = {name: base[name] * confidence[name] for name in lists}
+    return _Weighed(base, confidence, final, partial, z)
 
+
+def _fuse(
+    asked: _Asked, found: _Found, weighed: _Weighed, event: bool
+) -> tuple[FusedList, dict[str, float], float]:
+    """The fused ranking, the weights it was fused with (``links`` too when links were followed)
+    and the fused score of a chunk every list ranked first, in the weightiest territory."""
+    index, settings, lists = asked.index, asked.settings, found.lists
+    territory_weights = {t_.label: t_.weight for t_ in settings.territories}
+    current = not event and asked.parsed.window is None and asks_for_current(asked.parsed.text)
     chunks_by_id = index.chunks
 
     # A chunk's own prior (a notebook moment's importance, 1 for every other chunk) rides on its
@@ -556,80 +686,70 @@ def search_index(
             w *= SUPERSEDED_WEIGHT
         return w
 
+    weigh_chunk = chunk_weight if event or current else territory_only
+    weights = weighed.weights
     fused = rrf(
         lists,
         k=settings.rrf_k,
         weights=weights,
-        territory_weight=chunk_weight if event or current else territory_only,
-        tie_key=lambda cid: chunk_place(chunks_by_id[cid]),
+        territory_weight=weigh_chunk,
+        tie_key=asked.chunk_order,
         strength_mix=settings.strength_mix,
     )
     # The same partial match: the notes the first results link to for what the query asks climb
     # towards them (the component's note names the technique that answers).
-    if partial and anchors and "graph" in lists:
+    if weighed.partial and found.anchors and "graph" in lists:
         fused = follow_head_links(
             fused,
-            {target: (a.path, a.asked_share) for target, a in anchors.items()},
+            {target: (a.path, a.asked_share) for target, a in found.anchors.items()},
             lambda cid: chunks_by_id[cid].path,
-            chunk_weight if event or current else territory_only,
+            weigh_chunk,
             heads=LINKED_HEADS,
             weight=LINK_WEIGHT,
-            tie_key=lambda cid: chunk_place(chunks_by_id[cid]),
+            tie_key=asked.chunk_order,
         )
-        weights["links"] = LINK_WEIGHT
+        weights = {**weights, "links": LINK_WEIGHT}
     # The ceiling counts every strategy that ran, with its base weight, even one that found nothing:
     # a query only one list answers, or answers weakly, shows as a low score, a thin signal.
-    ceiling = max_possible(base, list(lists), settings.rrf_k, max(territory_weights.values(), default=1.0))
-    timings["fuse"] = _ms(t)
-
-    # 4. group, 5. normalise
-    t = time.perf_counter()
-    results = _results(
-        index,
-        fused,
-        k,
-        ceiling,
-        chunks=chunks,
-        explain=explain,
-        weights=weights,
-        query_entities=tuple(seeds),
-        confidence=confidence,
-        anchors=anchors,
+    ceiling = max_possible(
+        weighed.base, list(lists), settings.rrf_k, max(territory_weights.values(), default=1.0)
     )
-    timings["group"] = _ms(t)
+    return fused, weights, ceiling
 
-    # 6. resonate
+
+# ---------------------------------------------------------------------------------- 6. resonate
+
+
+def _resonate(
+    asked: _Asked,
+    found: _Found,
+    weighed: _Weighed,
+    fused: int,
+    asked_in: str | None,
+    vectors_only: Mapping[str, np.ndarray] | None,
+) -> Signal:
+    """The response's signal, from evidence of the lists (``fused``: the chunks fused;
+    ``vectors_only``: the query's vectors when it has no text, judged by their best moment)."""
+    index, parsed = asked.index, asked.parsed
+    z = weighed.standout
     sample = index.vectors.background_size() if z is not None and index.vectors else None
-    if vectors_only:  # no words to judge by: the standout of the query vectors' best moment
-        z, sample = _modal_standout(index, lists, vectors or {})
-    signal = judge(
+    if vectors_only is not None:  # no words to judge by: the standout of the query vectors' best moment
+        z, sample = _modal_standout(index, found.lists, vectors_only)
+    return judge(
         Evidence(
-            results=len(fused),
-            informative_terms=sum(1 for w in query_weights.values() if w >= 1.0),
-            missing_share=missing_share,
-            coverage=coverage.get("keyword"),
+            results=fused,
+            informative_terms=sum(1 for w in found.query_weights.values() if w >= 1.0),
+            missing_share=found.missing_share,
+            coverage=found.coverage.get("keyword"),
             semantic_z=z,
             semantic_sample=sample,
             window_entries=(
-                sum(1 for h in lists.get("time", ()) if h.score >= 1.0) if parsed.window else None
+                sum(1 for h in found.lists.get("time", ()) if h.score >= 1.0) if parsed.window else None
             ),
             entities=len(parsed.entities),
-            other_script=nearest_in_other_script(index, lists.get("semantic"), asked_in),
+            other_script=nearest_in_other_script(index, found.lists.get("semantic"), asked_in),
         )
     )
-    if signal.level == NONE and not all_results:
-        results = []
-    timings["total"] = _ms(started) + query_embedding.ms
-    health = Health(
-        ran=tuple(ran),
-        failed=failed,
-        skipped=skipped,
-        degraded=bool(failed) or bool(index.manifest.get("gaps")) or backend.degraded,
-        index_built_at=index.manifest.get("built_at"),
-        notes=(*notes, *backend.notes),
-        timings_ms=timings,
-    )
-    return SearchResponse(parsed.text, tuple(results), health, signal=signal)
 
 
 def nearest_in_other_script(index: IndexData, hits: Sequence[Hit] | None, asked: str | None) -> str | None:
