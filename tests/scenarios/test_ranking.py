@@ -148,3 +148,35 @@ def test_the_share_of_the_query_the_vault_lacks_does_not_depend_on_how_many_nick
             shares.append(response.signal.evidence.missing_share)
     assert shares[0] is not None and shares[0] > 0
     assert shares[1] == pytest.approx(shares[0])
+
+
+def test_a_question_asking_only_for_a_day_ranks_the_nearer_past_first(tmp_path):
+    """ "What happened on March 26?" asks for that day in every year, the nearest past first. Once
+    the day is read as the window, the question's words are its form alone: the passage nearest in
+    meaning (a quiet day that reads like an answer to "what happened", two years back) is no
+    evidence, and must not put the older year above the nearer one."""
+    vault = tmp_path / "vault"
+    files = {
+        "journal/2024-03-26.md": (
+            "# 2024-03-26\n\nQuiet day. Cleared the backlog of dependency updates and closed six stale"
+            " tickets.\n"
+        ),
+        "journal/2025-03-26.md": (
+            "# 2025-03-26\n\nRotated the signing keys with Mara. The ceremony took forty minutes; the first"
+            " build signed with the new pair was 1.14.0.\n"
+        ),
+        "journal/2026-03-20.md": (
+            "# 2026-03-20\n\nSpent the morning preparing slides for the community call.\n"
+        ),
+        "reference/meetings.md": (
+            "# Meetings\n\nWhat happens at the weekly sync: each person gives a short update.\n"
+        ),
+    }
+    for rel, text in files.items():
+        (vault / rel).parent.mkdir(parents=True, exist_ok=True)
+        (vault / rel).write_text(text, encoding="utf-8")
+    index_vault(vault)
+    with open_index(vault) as opened:
+        response = opened.search("What happened on March 26?", k=5, now="2026-04-20T12:00:00", explain=True)
+    assert [r.path for r in response.results[:2]] == ["journal/2025-03-26.md", "journal/2024-03-26.md"]
+    assert all("semantic" not in r.explanation["strategies"] for r in response.results)
