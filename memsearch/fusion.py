@@ -257,13 +257,22 @@ def semantic_lead(
     return out
 
 
-def partial_match(coverage: float | None, beyond_names: float | None, well_covered: float = 0.5) -> bool:
+def partial_match(
+    coverage: float | None,
+    beyond_names: float | None,
+    well_covered: float = 0.5,
+    lacks_rarest: bool = False,
+) -> bool:
     """Whether the keyword head matched the query only in part: it holds under ``well_covered`` of
     the query's informative weight, or of what the query asks beyond the entity names it writes
-    (the named entity's own note, matched on its name and little else)."""
+    (the named entity's own note, matched on its name and little else), or it lacks the rarest
+    word of the latter (``lacks_rarest``: matched on the names and common words, not on what the
+    query is most specifically about)."""
     if coverage is None:
         return False
-    return coverage < well_covered or (beyond_names is not None and beyond_names < well_covered)
+    return (
+        coverage < well_covered or (beyond_names is not None and beyond_names < well_covered) or lacks_rarest
+    )
 
 
 def graph_lead(
@@ -272,6 +281,7 @@ def graph_lead(
     coverage: float | None,
     anchor_share: float | None,
     beyond_names: float | None = None,
+    lacks_rarest: bool = False,
     well_covered: float = 0.5,
     adds: float = 0.1,
     lead: float = 1.5,
@@ -283,7 +293,8 @@ def graph_lead(
     query's words are not together in any passage: the text lists' heads are partial matches, and
     RRF's agreement between two such lists outvotes the one list that follows their links. So does
     a head that holds under ``well_covered`` of what the query asks beyond the entity names it
-    writes (``beyond_names``): the named entity's own note, matched on its name and little else.
+    writes (``beyond_names``): the named entity's own note, matched on its name and little else;
+    and a head that lacks the rarest word of the latter (``lacks_rarest``).
     When, at the same time, the best anchor on those heads adds at least ``adds`` of the query's
     weight to the passage it reaches (links.py: words the passage lacks), the answer is plausibly
     where the link goes (an entity chain: the project's note names the component, the component's
@@ -294,7 +305,7 @@ def graph_lead(
     out = dict(weights)
     if "graph" not in out or coverage is None or anchor_share is None:
         return out
-    if partial_match(coverage, beyond_names, well_covered) and anchor_share >= adds:
+    if partial_match(coverage, beyond_names, well_covered, lacks_rarest) and anchor_share >= adds:
         out["graph"] = max(out["graph"], lead)
     return out
 

@@ -208,6 +208,12 @@ def test_graph_lead_only_when_the_keyword_head_is_partial_and_an_anchor_adds_to_
     # a head holding most of the query, but little of what it asks beyond the names it writes
     assert graph_lead(weights, coverage=0.6, beyond_names=0.3, anchor_share=0.2)["graph"] == 1.5
     assert graph_lead(weights, coverage=0.6, beyond_names=0.6, anchor_share=0.2) == weights
+    # ... or most of that too, but not its rarest word
+    led = graph_lead(weights, coverage=0.6, beyond_names=0.6, lacks_rarest=True, anchor_share=0.2)
+    assert led["graph"] == 1.5
+    assert (
+        graph_lead(weights, coverage=0.6, beyond_names=0.6, lacks_rarest=True, anchor_share=0.05) == weights
+    )
     assert graph_lead(weights, coverage=0.6, beyond_names=0.3, anchor_share=0.05) == weights
 
 

@@ -290,3 +290,54 @@ def test_an_anchor_adds_the_same_share_in_every_process(tmp_path):
         )
         outputs.add(done.stdout)
     assert len(outputs) == 1 and next(iter(outputs)).strip()
+
+
+ASTER_NOTES = {
+    "reference/project-aster.md": (
+        "---\ntitle: Project Aster\n---\n# Project Aster\n\nThe release pipeline for the desktop app."
+        " Builds run nightly; a tagged build becomes a release after review.\n\nRelease artifacts are"
+        " protected with our [[signing-keys]]; the process is owned by Mara Lin. Packaging notes live"
+        " in [[packaging]].\n"
+    ),
+    "reference/signing-keys.md": (
+        "# Signing keys\n\nThe key pair lives on a hardware token in the office safe. Keys are rotated"
+        " every two years.\n\nThe algorithm is described in [[ed25519]].\n"
+    ),
+    "reference/ed25519.md": (
+        "# Ed25519\n\nAn elliptic-curve signature scheme over Curve25519. Signatures are 64 bytes.\n"
+    ),
+    "reference/packaging.md": "# Packaging\n\nFlatpak and a tarball for Linux, a DMG for macOS.\n",
+    "journal/2025-03-26.md": (
+        "# 2025-03-26\n\nRotated the signing keys with Mara; the first build signed with the new pair"
+        " was 1.14.0.\n"
+    ),
+}
+
+
+def test_a_head_lacking_the_rarest_word_asked_lets_the_graph_list_lead(tmp_path):
+    """The project's note holds the name, "release" and "signing" (its link's text): over half of
+    what the question asks beyond the name, but not "algorithm", as rare a word as "release" and
+    what the question is most specifically about: the head is a partial match, and the graph
+    list, which follows the project's link to the signing keys and theirs to the algorithm, leads.
+    Named with a time, the question is the window's to answer, and the head is judged by its share
+    alone."""
+    from memsearch.api import open_index
+    from memsearch.search import GRAPH_LEAD
+
+    engine = open_index(_indexed(tmp_path / "vault", ASTER_NOTES))
+    question = "what algorithm does Project Aster sign its releases with"
+    keyword = engine.search(question, k=10, all_results=True, strategies=["keyword"])
+    head = keyword.results[0].path
+    assert head == "reference/project-aster.md"
+
+    def graph_weight(text: str) -> float:
+        response = engine.search(text, k=10, all_results=True, explain=True, now="2025-10-20T12:00:00")
+        return next(
+            part["weight"]
+            for result in response.results
+            for name, part in result.explanation["strategies"].items()
+            if name == "graph"
+        )
+
+    assert graph_weight(question) == GRAPH_LEAD
+    assert graph_weight(question + " in March 2025") < GRAPH_LEAD
