@@ -7,11 +7,11 @@ line is the link's anchor text, the linking note's description of the note it po
 anchor text finds what a page's own words do not (Craswell, Hawking & Robertson, SIGIR 2001).
 
 The walk starts where the text lists found the query's words or meaning: the passages they rank
-first. Each of their paragraphs (or list items) that links a note is an anchor, read with its
-passage's header (the linking note's title and heading: "Sprout flow sensor"). The linked note is
-known by its file name, as a wikilink or a markdown link names it (every passage of a note carries
-that entity); of its passages, the one the query's words match best (else its first) is the one the
-link reaches.
+first. Each of their paragraphs (or list items) that links a note is an anchor (each sentence that
+links one, when the paragraph links several), read with its passage's header (the linking note's
+title and heading: "Sprout flow sensor"). The linked note is known by its file name, as a wikilink
+or a markdown link names it (every passage of a note carries that entity); of its passages, the one
+the query's words match best (else its first) is the one the link reaches.
 
 An anchor counts for what it adds: the share of the query's informative weight (each term's weight
 times its idf) in words of the anchor that the reached passage itself does not hold. A link whose
@@ -39,6 +39,9 @@ from memsearch.tokenize import text_language, tokenize
 _BLOCK_START = re.compile(r"^\s*(?:#{1,6}\s|[-*+]\s|\d{1,3}[.)]\s|>)")
 
 _HEADING = re.compile(r"^\s*#{1,6}\s")
+
+#: Where a sentence (or a clause after a semicolon) ends inside a paragraph.
+_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+")
 
 #: A paragraph that links more notes than this is an index of them, not a description of one (and
 #: following each of its links would cost a millisecond a hundred).
@@ -136,7 +139,8 @@ def follow_links(
 def _anchors_of(chunk: Chunk) -> PassageAnchors:
     """(the anchor's words with its section's heading, stemmed as the keyword index stems the
     passage; (linked note's key, line) of each note it links) for each paragraph, item or heading
-    of the passage that links at most ``MAX_LINKS_PER_ANCHOR`` notes."""
+    of the passage that links at most ``MAX_LINKS_PER_ANCHOR`` notes; for each sentence that links
+    a note, when its paragraph links several."""
     if "[[" not in chunk.text and "](" not in chunk.text:
         return ()
     language = text_language(chunk.text)  # the keyword index stemmed the chunk's words so
@@ -157,7 +161,16 @@ def _anchors_of(chunk: Chunk) -> PassageAnchors:
             for name in dict.fromkeys(names)
             if (key := normalize_entity(name))
         )
-        out.append((frozenset(header.union(tokenize(text, language))), links))
+        if len(links) == 1:
+            out.append((frozenset(header.union(tokenize(text, language))), links))
+            continue
+        # A paragraph linking several notes says what each is in the sentence that links it: its
+        # other sentences are about the other notes ("... protected with our [[signing-keys]].
+        # Packaging notes live in [[packaging]].").
+        for sentence in _SENTENCE_END.split(text):
+            keys = {normalize_entity(name) for name in linked_notes(sentence)}
+            if mine := tuple(link for link in links if link[0] in keys):
+                out.append((frozenset(header.union(tokenize(sentence, language))), mine))
     return tuple(out)
 
 

@@ -341,3 +341,18 @@ def test_a_head_lacking_the_rarest_word_asked_lets_the_graph_list_lead(tmp_path)
 
     assert graph_weight(question) == GRAPH_LEAD
     assert graph_weight(question + " in March 2025") < GRAPH_LEAD
+
+
+def test_a_paragraph_linking_several_notes_lends_each_link_its_own_sentence(tmp_path):
+    """ "Release artifacts are protected with our [[signing-keys]]; ... Packaging notes live in
+    [[packaging]]": what the paragraph says of the releases is said of the signing keys, not of
+    the packaging note, which the question's words reach only through the project's name."""
+    from memsearch.api import open_index
+
+    engine = open_index(_indexed(tmp_path / "vault", ASTER_NOTES))
+    index = engine.index
+    weights = term_weights("how are the release artifacts protected")
+    found = follow_links(index, weights, [_chunk_of(index, "reference/project-aster.md")])
+    by_path = {index.chunks[target].path: anchor for target, anchor in found.items()}
+    assert by_path["reference/signing-keys.md"].share > 0.5
+    assert "reference/packaging.md" not in by_path or by_path["reference/packaging.md"].share < 0.1
