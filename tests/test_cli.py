@@ -86,6 +86,17 @@ def test_errors_name_the_argument_and_exit_nonzero(tmp_path):
     assert no_index.exit_code == 1 and "memsearch index" in no_index.stderr
 
 
+def test_a_vault_given_before_the_query_is_named_with_the_order_to_use(indexed_vault, monkeypatch):
+    """`memsearch search VAULT QUERY` (the order of `grep`'s cousins the other way round): the words
+    are not a folder and the vault is, so the error says which comes first, not that a folder of
+    those words does not exist."""
+    monkeypatch.chdir(indexed_vault.parent)
+    result = CliRunner().invoke(main, ["search", indexed_vault.name, "who rotated the signing keys"])
+    assert result.exit_code == 2
+    assert "QUERY comes before VAULT" in result.stderr
+    assert f"memsearch search 'who rotated the signing keys' {indexed_vault.name}" in result.stderr
+
+
 def test_empty_query_is_a_clear_error(indexed_vault):
     result = CliRunner().invoke(main, ["search", "  ", "--vault", str(indexed_vault)])
     assert result.exit_code == 1 and "empty" in result.stderr

@@ -8,6 +8,7 @@ here (:class:`memsearch.client.WarmSearch` holds that policy).
 from __future__ import annotations
 
 import json
+import shlex
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -137,6 +138,12 @@ def search(
     }
     if vector_files and batch is not None:
         raise click.UsageError("--vector is for one query; give it without --batch")
+    if query is not None and not vault.exists() and Path(query).is_dir():
+        # `memsearch search VAULT QUERY`: the words would be looked for as a folder.
+        raise click.UsageError(
+            f"QUERY comes before VAULT: {query!r} is a folder and {str(vault)!r} is not; try"
+            f" memsearch search {shlex.quote(str(vault))} {shlex.quote(query)}"
+        )
     vectors = read_query_vectors(vector_files)
     if vectors:
         common["vectors"] = vectors
