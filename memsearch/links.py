@@ -167,10 +167,15 @@ def _anchors_of(chunk: Chunk) -> PassageAnchors:
         # A paragraph linking several notes says what each is in the sentence that links it: its
         # other sentences are about the other notes ("... protected with our [[signing-keys]].
         # Packaging notes live in [[packaging]].").
+        seen: set[str] = set()
         for sentence in _SENTENCE_END.split(text):
             keys = {normalize_entity(name) for name in linked_notes(sentence)}
             if mine := tuple(link for link in links if link[0] in keys):
                 out.append((frozenset(header.union(tokenize(sentence, language))), mine))
+                seen.update(keys)
+        # A link the split cut through ("[[Dr. Park]]") keeps the whole paragraph.
+        if rest := tuple(link for link in links if link[0] not in seen):
+            out.append((frozenset(header.union(tokenize(text, language))), rest))
     return tuple(out)
 
 

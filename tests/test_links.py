@@ -356,3 +356,24 @@ def test_a_paragraph_linking_several_notes_lends_each_link_its_own_sentence(tmp_
     by_path = {index.chunks[target].path: anchor for target, anchor in found.items()}
     assert by_path["reference/signing-keys.md"].share > 0.5
     assert "reference/packaging.md" not in by_path or by_path["reference/packaging.md"].share < 0.1
+
+
+def test_a_link_a_sentence_split_would_cut_keeps_its_paragraph(tmp_path):
+    """ "[[Dr. Park]]" holds a full stop and a space: cut there, neither half names the note; the
+    link is still followed, with the whole paragraph as its anchor."""
+    from memsearch.api import open_index
+
+    notes = {
+        "reference/rabbits.md": (
+            "# Rabbits\n\nHold a rabbit with its back supported, as [[Dr. Park]] showed us. The"
+            " carrier is described in [[carrier]].\n"
+        ),
+        "reference/Dr. Park.md": "# Dr. Park\n\nExotics vet.\n",
+        "reference/carrier.md": "# Carrier\n\nA top-opening box with a towel.\n",
+    }
+    engine = open_index(_indexed(tmp_path / "vault", notes))
+    index = engine.index
+    found = follow_links(
+        index, term_weights("who showed us how to hold a rabbit"), [_chunk_of(index, "reference/rabbits.md")]
+    )
+    assert {index.chunks[target].path for target in found} >= {"reference/Dr. Park.md"}
