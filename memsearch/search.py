@@ -516,7 +516,7 @@ def _retrieve_keyword(asked: _Asked, found: _Found, explain: bool) -> None:
             beyond_total, _ = index.keyword.query_weight(beyond)
             held = float(index.keyword.scores_of(beyond, head)[0])
             found.beyond_names = min(1.0, held / beyond_total) if beyond_total > 0 else 0.0
-            found.head_lacks_rarest = _lacks_rarest(index, beyond, hits[0].chunk_id)
+            found.head_lacks_rarest = _lacks_rarest(index, beyond, head)
         # Of the query's own words: a gloss is the vault's other name for one of them, so it
         # must not make a question about what the vault lacks look held (a nickname with a
         # second expansion would lower the share the missing words hold).
@@ -530,20 +530,19 @@ def _retrieve_keyword(asked: _Asked, found: _Found, explain: bool) -> None:
     found.timings["keyword"] = _ms(t)
 
 
-def _lacks_rarest(index: IndexData, asked: Mapping[str, float], head: int) -> bool:
-    """Whether the passage ``head`` lacks one of the rarest (highest idf) informative words of
-    ``asked`` that the vault holds: a head matched on the names the query writes and its common
-    words, not on what it is most specifically about ("what *algorithm* does Project Aster sign
-    its releases with": the project's note, which links the signing keys' note, which links the
-    algorithm's)."""
+def _lacks_rarest(index: IndexData, asked: Mapping[str, float], head: np.ndarray) -> bool:
+    """Whether the passage ``head`` (its chunk id, in an array) lacks one of the rarest (highest
+    idf) informative words of ``asked`` that the vault holds: a head matched on the names the query
+    writes and its common words, not on what it is most specifically about ("what *algorithm* does
+    Project Aster sign its releases with": the project's note, which links the signing keys' note,
+    which links the algorithm's)."""
     keyword = index.keyword
     idf = {term: keyword.term_idf(term) for term, w in asked.items() if w >= 1.0 and keyword.holds(term)}
     if not idf:
         return False
     top = max(idf.values())
     rarest = [term for term, value in idf.items() if value == top]
-    at = np.array([head], dtype=np.int64)
-    return any(float(keyword.scores_of({term: 1.0}, at)[0]) <= 0.0 for term in rarest)
+    return any(float(keyword.scores_of({term: 1.0}, head)[0]) <= 0.0 for term in rarest)
 
 
 def _retrieve_graph(asked: _Asked, found: _Found) -> None:
