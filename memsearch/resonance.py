@@ -55,6 +55,8 @@ def judge(evidence: Evidence) -> Signal:
     z = e.semantic_z
     standout = z is not None and z >= STANDOUT_Z
     if e.results == 0:
+        if e.window_entries == 0:  # "what happened last week?" in a vault dated long before it
+            return Signal(NONE, "no memory is dated in or near the query's time window", e)
         return Signal(NONE, "nothing matched the query", e)
     if e.window_entries and (e.missing_share is None or e.missing_share < MISSING_SHARE_THIN):
         return Signal(STRONG, f"{e.window_entries} entries are dated in the query's time window", e)

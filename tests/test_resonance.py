@@ -10,6 +10,13 @@ def test_nothing_matched_is_none():
     assert judge(Evidence(results=0)).level == "none"
 
 
+def test_nothing_near_the_window_a_question_asks_for_says_so():
+    """ "What happened last week?" asks only for its window: with nothing dated near it, the
+    reason names the window, not the words."""
+    signal = judge(Evidence(results=0, window_entries=0))
+    assert signal.level == "none" and "time window" in signal.reason
+
+
 def test_a_query_whose_words_the_vault_holds_is_strong():
     signal = judge(Evidence(results=5, informative_terms=3, missing_share=0.0, semantic_z=2.0))
     assert signal.level == "strong" and "informative words" in signal.reason
