@@ -97,6 +97,13 @@ def test_a_vault_given_before_the_query_is_named_with_the_order_to_use(indexed_v
     assert f"memsearch search 'who rotated the signing keys' {indexed_vault.name}" in result.stderr
 
 
+def test_a_query_too_long_for_a_file_name_with_a_missing_vault_is_the_missing_vault(tmp_path):
+    """The check for a vault given first reads the query as a path: one longer than a file name
+    may be is no folder, and the error is the vault's, not a traceback."""
+    result = CliRunner().invoke(main, ["search", "a" * 300, str(tmp_path / "nope")])
+    assert result.exit_code == 1 and "does not exist" in result.stderr
+
+
 def test_empty_query_is_a_clear_error(indexed_vault):
     result = CliRunner().invoke(main, ["search", "  ", "--vault", str(indexed_vault)])
     assert result.exit_code == 1 and "empty" in result.stderr

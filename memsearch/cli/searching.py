@@ -138,7 +138,7 @@ def search(
     }
     if vector_files and batch is not None:
         raise click.UsageError("--vector is for one query; give it without --batch")
-    if query is not None and not vault.exists() and Path(query).is_dir():
+    if query is not None and not vault.exists() and _names_a_folder(query):
         # `memsearch search VAULT QUERY`: the words would be looked for as a folder.
         raise click.UsageError(
             f"QUERY comes before VAULT: {query!r} is a folder and {str(vault)!r} is not; try"
@@ -318,3 +318,12 @@ def open_(ref: str, vault: Path, as_json: bool) -> None:
 
 
 COMMANDS = (search, open_)
+
+
+def _names_a_folder(text: str) -> bool:
+    """Whether ``text`` is the path of an existing folder (a query too long for a file name, or
+    holding a NUL, is not one)."""
+    try:
+        return Path(text).is_dir()
+    except (OSError, ValueError):
+        return False
