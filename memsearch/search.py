@@ -49,6 +49,7 @@ from memsearch.query_terms import asks_for_current, asks_for_event, informative,
 from memsearch.resonance import NONE, Evidence, judge
 from memsearch.retrieval import BackendCall
 from memsearch.scripts import WRITTEN_IN_SHARE, main_script, script_shares
+from memsearch.speakers import SPEAKER_WEIGHT, transcript_speakers
 from memsearch.tokenize import language_of, text_language
 
 STRATEGIES: tuple[str, ...] = ("semantic", "keyword", "graph", "time")
@@ -723,7 +724,20 @@ def _fuse(
             w *= SUPERSEDED_WEIGHT
         return w
 
-    weigh_chunk = chunk_weight if event or current else territory_only
+    weigh_place = chunk_weight if event or current else territory_only
+    # In a transcript, a question naming one of its speakers asks what they said or did: their own
+    # turns weigh more (speakers.py; a question naming every speaker weighs all turns alike).
+    speakers = index.kept("transcript speakers", transcript_speakers) if asked.parsed.entities else {}
+    named = set(asked.parsed.entities) & set(speakers.values())
+    if named:
+        speaking = ", ".join(sorted(named))
+        found.notes.append(f"transcript turns spoken by {speaking} weighed x{SPEAKER_WEIGHT:g}")
+
+    def weigh_speaker(cid: int) -> float:
+        w = weigh_place(cid)
+        return w * SPEAKER_WEIGHT if speakers.get(cid) in named else w
+
+    weigh_chunk = weigh_speaker if named else weigh_place
     weights = weighed.weights
     fused = rrf(
         lists,

@@ -51,6 +51,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "memsearch.indexer",
             "memsearch.query",
             "memsearch.links",
+            "memsearch.speakers",
             "memsearch.search",
             "memsearch.retrieval",
             "memsearch.doctor",
