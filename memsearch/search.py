@@ -322,8 +322,7 @@ class _Found:
     #: The keyword terms and their weights (empty when the keyword strategy did not run).
     query_weights: dict[str, float] = field(default_factory=dict)
     form_only: bool = False  # the keyword text holds only the question's form
-    #: How much of the query's informative weight a list's head holds (the keyword list's only).
-    coverage: dict[str, float] = field(default_factory=dict)
+    keyword_coverage: float | None = None  # how much of the query's informative weight its head holds
     beyond_names: float | None = None  # the keyword head's share of what the query asks beyond its names
     head_lacks_rarest: bool = False  # ... and whether it lacks the rarest word of that (_lacks_rarest)
     missing_share: float | None = None  # of the query's own words' weight, in words the vault lacks
@@ -510,7 +509,7 @@ def _retrieve_keyword(asked: _Asked, found: _Found, explain: bool) -> None:
         )
         total, missing = index.keyword.query_weight(query_weights)
         top = hits[0].score if hits else 0.0
-        found.coverage["keyword"] = min(1.0, top / total) if total > 0 else 0.0
+        found.keyword_coverage = min(1.0, top / total) if total > 0 else 0.0
         beyond = without_names(query_weights, parsed.names)
         if beyond and hits:
             head = np.array([hits[0].chunk_id], dtype=np.int64)
@@ -638,7 +637,7 @@ def _retrieve_time(asked: _Asked, found: _Found, event: bool, *, others: bool) -
 
 def _weigh(asked: _Asked, found: _Found, query_vector: np.ndarray | None) -> _Weighed:
     """Each list's weight for this query: its base weight times its confidence."""
-    settings, lists, coverage = asked.settings, found.lists, found.coverage
+    settings, lists, coverage = asked.settings, found.lists, found.keyword_coverage
     weights = dict(found.weights)
     # Text heads that match the query in part, with a link on them adding to the passage it
     # reaches: the chained answer is the graph list's to rank (fusion.graph_lead).
@@ -646,11 +645,11 @@ def _weigh(asked: _Asked, found: _Found, query_vector: np.ndarray | None) -> _We
     # names is often the form of its asking ("what came up about Chirp this month"): only the share
     # of it the head holds says the head is partial.
     lacks_rarest = found.head_lacks_rarest and asked.parsed.window is None
-    partial = partial_match(coverage.get("keyword"), found.beyond_names, WELL_COVERED, lacks_rarest)
+    partial = partial_match(coverage, found.beyond_names, WELL_COVERED, lacks_rarest)
     if "graph" in lists and "keyword" in lists:
         weights = graph_lead(
             weights,
-            coverage=coverage.get("keyword"),
+            coverage=coverage,
             beyond_names=found.beyond_names,
             lacks_rarest=lacks_rarest,
             anchor_share=max((a.share for a in found.anchors.values()), default=None),
@@ -667,7 +666,9 @@ def _weigh(asked: _Asked, found: _Found, query_vector: np.ndarray | None) -> _We
         for name in lists
         if name in CONFIDENCE_WEIGHTED and settings.confidence_depth > 0
     }
-    peaks = {name: drop * min(1.0, coverage.get(name, 1.0) / WELL_COVERED) for name, drop in drops.items()}
+    peaks = dict(drops)
+    if "keyword" in peaks and coverage is not None:  # a head holding part of the query: in proportion
+        peaks["keyword"] *= min(1.0, coverage / WELL_COVERED)
     mean_peak = sum(peaks.values()) / len(peaks) if peaks else 0.0
     if len(peaks) > 1 and mean_peak > 0:
         for name, peak in peaks.items():
@@ -678,7 +679,7 @@ def _weigh(asked: _Asked, found: _Found, query_vector: np.ndarray | None) -> _We
     if "semantic" in peaks and "keyword" in peaks:
         confidence = semantic_lead(
             confidence,
-            coverage=coverage.get("keyword"),
+            coverage=coverage,
             keyword_drop=drops["keyword"],
             standout=z,
             well_covered=WELL_COVERED,
@@ -775,11 +776,11 @@ def _resonate(
     asked: _Asked,
     found: _Found,
     weighed: _Weighed,
-    fused: int,
+    fused_chunks: int,
     asked_in: str | None,
     vectors_only: Mapping[str, np.ndarray] | None,
 ) -> Signal:
-    """The response's signal, from evidence of the lists (``fused``: the chunks fused;
+    """The response's signal, from evidence of the lists (``fused_chunks``: how many were fused;
     ``vectors_only``: the query's vectors when it has no text, judged by their best moment)."""
     index, parsed = asked.index, asked.parsed
     z = weighed.standout
@@ -788,10 +789,10 @@ def _resonate(
         z, sample = _modal_standout(index, found.lists, vectors_only)
     return judge(
         Evidence(
-            results=fused,
+            results=fused_chunks,
             informative_terms=sum(1 for w in found.query_weights.values() if w >= 1.0),
             missing_share=found.missing_share,
-            coverage=found.coverage.get("keyword"),
+            coverage=found.keyword_coverage,
             semantic_z=z,
             semantic_sample=sample,
             window_entries=(
