@@ -54,7 +54,7 @@ def test_a_question_naming_a_speaker_weighs_their_turns_up(engine):
         if r.path.endswith("session-01.md")
     }
     melanie, caroline = weights[5], weights[7]  # "Melanie: That sounds lovely ...", "Caroline: Pottery! ..."
-    assert melanie == pytest.approx(caroline * SPEAKER_WEIGHT)
+    assert melanie > caroline and melanie == pytest.approx(caroline * SPEAKER_WEIGHT)
     assert any("spoken by" in note for note in response.health.notes)
 
 
@@ -63,4 +63,4 @@ def test_a_question_naming_both_speakers_weighs_every_turn_alike(engine):
     weights = {
         r.explanation["territory_weight"] for r in response.results if r.path.endswith("session-01.md")
     }
-    assert len(weights) == 1
+    assert len(weights) == 1 and next(iter(weights)) > 1.0  # every turn weighed up alike (journal: 1)
