@@ -9,6 +9,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -313,8 +314,8 @@ class _Asked:
     def top_n(self) -> int:
         return self.settings.top_n
 
-    @property
-    def places(self) -> _Places:
+    @cached_property
+    def places(self) -> _Places:  # read once a query: the fusion breaks its ties one chunk at a time
         return self.index.kept("chunk places", _Places)
 
     def vault_order(self, ids: np.ndarray) -> np.ndarray:
