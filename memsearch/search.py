@@ -939,24 +939,8 @@ def _results(
     if chunks:
         picked = [(f, 1) for f in fused[:k]]
     else:
-        # Every fused chunk counts towards its file's total; only each file's best is built.
-        # (Not through the kept chunk places: a keyword search right after a file is written would
-        # read every chunk for them, ~70 ms at 100k chunks; through them, this took 0.1 ms less.)
-        by_path: dict[str, int] = {}
-        counts: list[int] = []
-        firsts: list[int] = []
         ids = fused.chunk_ids() if isinstance(fused, FusedList) else [f.chunk_id for f in fused]
-        all_chunks = index.chunks
-        for position, chunk_id in enumerate(ids):
-            path = all_chunks[chunk_id].path
-            slot = by_path.get(path)
-            if slot is not None:
-                counts[slot] += 1
-            elif len(firsts) < k:
-                by_path[path] = len(firsts)
-                firsts.append(position)
-                counts.append(1)
-        picked = [(fused[position], count) for position, count in zip(firsts, counts, strict=True)]
+        picked = [(fused[position], count) for position, count in _files_first(index, ids, k)]
     results = []
     previous = 1.0
     for f, count in picked:
@@ -1017,6 +1001,34 @@ def _results(
             )
         )
     return results
+
+
+def _files_first(index: IndexData, ids: Sequence[int], k: int) -> list[tuple[int, int]]:
+    """The first ``k`` files of a ranking of chunk ids, as (the position of the file's best chunk,
+    how many of its chunks the ranking holds), best file first.
+
+    Through the chunks' path codes when the index keeps them (0.2 ms a query less at 100k chunks:
+    a few hundred chunk objects, scattered in memory, are not read), else through the chunks: a
+    search right after a file is written must not read every chunk for the codes (~70 ms at 100k).
+    """
+    places: _Places | None = index.kept_if_current("chunk places")
+    if places is not None:
+        codes = places.path_code[np.asarray(ids, dtype=np.int64)]
+        _, firsts, counts = np.unique(codes, return_index=True, return_counts=True)
+        best = np.argsort(firsts)[:k]
+        return list(zip(firsts[best].tolist(), counts[best].tolist(), strict=True))
+    by_path: dict[str, int] = {}
+    picked: list[list[int]] = []
+    all_chunks = index.chunks
+    for position, chunk_id in enumerate(ids):
+        path = all_chunks[chunk_id].path
+        slot = by_path.get(path)
+        if slot is not None:
+            picked[slot][1] += 1
+        elif len(picked) < k:
+            by_path[path] = len(picked)
+            picked.append([position, 1])
+    return [(position, count) for position, count in picked]
 
 
 def shown_parts(fused: Fused, confidence: dict[str, float], ceiling: float) -> dict[str, float]:

@@ -142,3 +142,29 @@ def test_the_territory_weights_kept_per_chunk_follow_a_change_of_the_settings(en
     finally:
         engine.settings = before
     assert reference_weights() == {1.1}
+
+
+def test_files_are_grouped_alike_with_the_chunk_places_kept_or_not(engine, monkeypatch):
+    """A ranking's files (each at its best chunk, with how many of its chunks it holds) come out
+    the same from the kept chunk places as from the chunks themselves, which a search right after
+    a change reads instead."""
+    from memsearch.index.in_memory import IndexData
+
+    questions = ("signing keys rotation", "what happened in March 2025", "release notes", "Ed25519")
+
+    def answers() -> list[list[tuple[str, int, float, int]]]:
+        return [
+            [
+                (r.path, r.start_line, r.score, r.chunks)
+                for r in engine.search(q, k=8, all_results=True).results
+            ]
+            for q in questions
+        ]
+
+    through_places = answers()
+    assert engine.index.kept_if_current("chunk places") is not None  # the lists' ties kept them
+    with monkeypatch.context() as m:
+        m.setattr(IndexData, "kept_if_current", lambda self, name: None)
+        through_chunks = answers()
+    assert through_places == through_chunks
+    assert any(count > 1 for answer in through_chunks for *_, count in answer)
