@@ -243,26 +243,63 @@ def filter_mask(index: IndexData, filters: Filters) -> np.ndarray | None:
 
 
 class _Places:
-    """Where each chunk stands in the vault, as columns indexed by chunk id: its path's code (paths
-    coded in sorted order) and its place among all chunks by path, then line (then id). Every
-    ranked list breaks its ties by that place: one lookup per chunk instead of a tuple built per
-    chunk on each query (0.3 ms a query at 100k chunks, ``eval/bench.py``'s queries). Kept on the
-    index object until its chunk table changes: the first tie after a change reads every chunk
-    again (~70 ms at 100k chunks, a pass over the chunk objects)."""
+    """Where each chunk stands in the vault, as columns indexed by chunk id: the index of its path
+    in :attr:`paths`, that path's rank among them (sorted), and its first line. Every ranked list
+    breaks its ties by a chunk's place (path, then line), so that an index built file by file
+    answers as a rebuild does; a tuple built per chunk on each query cost 0.3 ms a query at 100k
+    chunks (``eval/bench.py``'s queries), and a ranking's files are found through these columns too.
+
+    Kept on the index and brought up to date when its chunk table changes (:meth:`refresh`): a chunk
+    id is never given to another chunk (``indexer/update.py``), so only the ids not seen before are
+    read. Reading every chunk takes ~70 ms at 100k; a one-file update, ~3 ms (its keys).
+    """
 
     def __init__(self, index: IndexData) -> None:
+        self.paths: list[str] = []
+        self._path_index: dict[str, int] = {}
+        self.path_rank = np.zeros(0, dtype=np.int64)  # by path index
+        self.path_of = np.zeros(0, dtype=np.int64)  # by chunk id: a path index, -1 for no chunk seen
+        self.line_of = np.zeros(0, dtype=np.int64)
+        self.refresh(index)
+
+    def refresh(self, index: IndexData) -> _Places:
         chunks = index.chunks
-        n = (max(chunks) + 1) if chunks else 0
         ids = np.fromiter(chunks.keys(), dtype=np.int64, count=len(chunks))
-        paths = [c.path for c in chunks.values()]
-        lines = np.fromiter([c.start_line for c in chunks.values()], np.int64, len(chunks))
-        self.paths = sorted(set(paths))
-        codes = dict(zip(self.paths, range(len(self.paths)), strict=True))
-        self.path_code = np.full(n, -1, dtype=np.int64)
-        self.path_code[ids] = np.fromiter(map(codes.__getitem__, paths), np.int64, len(paths))
-        order = np.lexsort((ids, lines, self.path_code[ids]))
-        self.place = np.full(n, len(ids), dtype=np.int64)  # an id no chunk holds: after every chunk
-        self.place[ids[order]] = np.arange(len(ids))
+        bound = int(ids.max()) + 1 if len(ids) else 0
+        if bound > len(self.path_of):
+            grow = bound - len(self.path_of)
+            self.path_of = np.concatenate((self.path_of, np.full(grow, -1, dtype=np.int64)))
+            self.line_of = np.concatenate((self.line_of, np.zeros(grow, dtype=np.int64)))
+        unseen = ids[self.path_of[ids] < 0].tolist()
+        if not unseen:
+            return self
+        known = len(self.paths)
+        index_of = self._path_index
+        new_paths = []
+        for chunk_id in unseen:
+            chunk = chunks[chunk_id]
+            at = index_of.get(chunk.path)
+            if at is None:
+                at = index_of[chunk.path] = len(self.paths)
+                self.paths.append(chunk.path)
+            new_paths.append(at)
+            self.line_of[chunk_id] = chunk.start_line
+        self.path_of[unseen] = new_paths
+        if len(self.paths) > known:
+            order = sorted(range(len(self.paths)), key=self.paths.__getitem__)
+            self.path_rank = np.empty(len(self.paths), dtype=np.int64)
+            self.path_rank[order] = np.arange(len(self.paths))
+        return self
+
+    def order(self, ids: np.ndarray) -> np.ndarray:
+        """Each of ``ids``'s rank among them by place (path, line, then id)."""
+        ids = np.asarray(ids, dtype=np.int64)
+        ranks = np.empty(len(ids), dtype=np.int64)
+        ranks[np.lexsort((ids, self.line_of[ids], self.path_rank[self.path_of[ids]]))] = np.arange(len(ids))
+        return ranks
+
+    def place(self, chunk_id: int) -> tuple[int, int, int]:
+        return int(self.path_rank[self.path_of[chunk_id]]), int(self.line_of[chunk_id]), chunk_id
 
 
 class _FilterColumns:
@@ -274,19 +311,20 @@ class _FilterColumns:
 
     def __init__(self, index: IndexData) -> None:
         chunks = index.chunks
-        places = index.kept("chunk places", _Places)
-        n = len(places.path_code)
+        n = (max(chunks) + 1) if chunks else 0
         self.present = np.zeros(n, dtype=bool)
-        self.paths = places.paths
-        self.path_code = places.path_code
+        self.paths = sorted({c.path for c in chunks.values()})
+        path_codes = {p: i for i, p in enumerate(self.paths)}
         self.territory_codes: dict[str, int] = {}
         self.fact_codes: dict[str, int] = {}
+        self.path_code = np.full(n, -1, dtype=np.int64)
         self.territory_code = np.full(n, -1, dtype=np.int64)
         self.fact_code = np.full(n, -1, dtype=np.int64)
         self.timestamp = np.full(n, np.nan, dtype=np.float64)
         ids = np.fromiter(chunks.keys(), dtype=np.int64, count=len(chunks))
         self.present[ids] = True
         territories, facts = self.territory_codes, self.fact_codes
+        self.path_code[ids] = [path_codes[c.path] for c in chunks.values()]
         self.territory_code[ids] = [
             territories.setdefault(c.territory, len(territories)) for c in chunks.values()
         ]
@@ -317,15 +355,15 @@ class _Asked:
 
     @cached_property
     def places(self) -> _Places:  # read once a query: the fusion breaks its ties one chunk at a time
-        return self.index.kept("chunk places", _Places)
+        return self.index.kept("chunk places", _Places, refresh=_Places.refresh)
 
     def vault_order(self, ids: np.ndarray) -> np.ndarray:
         """Where each chunk stands in the vault (path, then line): the same whatever order the
         index was built in, so ties break the same way after an incremental update and a rebuild."""
-        return self.places.place[ids]
+        return self.places.order(ids)
 
-    def chunk_order(self, chunk_id: int) -> int:
-        return int(self.places.place[chunk_id])
+    def chunk_order(self, chunk_id: int) -> tuple[int, int, int]:
+        return self.places.place(chunk_id)
 
 
 @dataclass
@@ -1005,30 +1043,13 @@ def _results(
 
 def _files_first(index: IndexData, ids: Sequence[int], k: int) -> list[tuple[int, int]]:
     """The first ``k`` files of a ranking of chunk ids, as (the position of the file's best chunk,
-    how many of its chunks the ranking holds), best file first.
-
-    Through the chunks' path codes when the index keeps them (0.2 ms a query less at 100k chunks:
-    a few hundred chunk objects, scattered in memory, are not read), else through the chunks: a
-    search right after a file is written must not read every chunk for the codes (~70 ms at 100k).
-    """
-    places: _Places | None = index.kept_if_current("chunk places")
-    if places is not None:
-        codes = places.path_code[np.asarray(ids, dtype=np.int64)]
-        _, firsts, counts = np.unique(codes, return_index=True, return_counts=True)
-        best = np.argsort(firsts)[:k]
-        return list(zip(firsts[best].tolist(), counts[best].tolist(), strict=True))
-    by_path: dict[str, int] = {}
-    picked: list[list[int]] = []
-    all_chunks = index.chunks
-    for position, chunk_id in enumerate(ids):
-        path = all_chunks[chunk_id].path
-        slot = by_path.get(path)
-        if slot is not None:
-            picked[slot][1] += 1
-        elif len(picked) < k:
-            by_path[path] = len(picked)
-            picked.append([position, 1])
-    return [(position, count) for position, count in picked]
+    how many of its chunks the ranking holds), best file first: through the chunks' path column,
+    not the chunks (a few hundred chunk objects, scattered in memory: 0.2 ms a query at 100k)."""
+    places = index.kept("chunk places", _Places, refresh=_Places.refresh)
+    paths = places.path_of[np.asarray(ids, dtype=np.int64)]
+    _, firsts, counts = np.unique(paths, return_index=True, return_counts=True)
+    best = np.argsort(firsts)[:k]
+    return list(zip(firsts[best].tolist(), counts[best].tolist(), strict=True))
 
 
 def shown_parts(fused: Fused, confidence: dict[str, float], ceiling: float) -> dict[str, float]:

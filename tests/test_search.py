@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import sys
+from collections import Counter
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -144,27 +145,48 @@ def test_the_territory_weights_kept_per_chunk_follow_a_change_of_the_settings(en
     assert reference_weights() == {1.1}
 
 
-def test_files_are_grouped_alike_with_the_chunk_places_kept_or_not(engine, monkeypatch):
-    """A ranking's files (each at its best chunk, with how many of its chunks it holds) come out
-    the same from the kept chunk places as from the chunks themselves, which a search right after
-    a change reads instead."""
-    from memsearch.index.in_memory import IndexData
+def test_a_file_stands_at_its_best_chunk_with_the_count_of_its_chunks(engine):
+    """Grouped by file, each file stands where its best chunk stands in the ranking by chunk, and
+    says how many of its chunks that ranking holds."""
+    for question in ("signing keys rotation", "what happened in March 2025", "release notes", "Ed25519"):
+        by_chunk = engine.search(question, k=10_000, chunks=True, all_results=True).results
+        by_file = engine.search(question, k=8, all_results=True).results
+        firsts = list(dict.fromkeys(r.path for r in by_chunk))[:8]
+        assert [r.path for r in by_file] == firsts
+        counts = Counter(r.path for r in by_chunk)
+        assert [r.chunks for r in by_file] == [counts[path] for path in firsts]
+        assert any(count > 1 for count in counts.values())
 
-    questions = ("signing keys rotation", "what happened in March 2025", "release notes", "Ed25519")
 
-    def answers() -> list[list[tuple[str, int, float, int]]]:
-        return [
-            [
-                (r.path, r.start_line, r.score, r.chunks)
-                for r in engine.search(q, k=8, all_results=True).results
-            ]
-            for q in questions
-        ]
+def test_ties_break_by_place_in_a_live_engine_after_files_are_written(tmp_path):
+    """The chunks' places are brought up to date when a file is written (not read again from every
+    chunk): notes of the same text, written one by one into a live engine, tie in the keyword list
+    and come in the order of their paths, as a fresh engine has them."""
+    from memsearch.api import index_vault, open_index
 
-    through_places = answers()
-    assert engine.index.kept_if_current("chunk places") is not None  # the lists' ties kept them
-    with monkeypatch.context() as m:
-        m.setattr(IndexData, "kept_if_current", lambda self, name: None)
-        through_chunks = answers()
-    assert through_places == through_chunks
-    assert any(count > 1 for answer in through_chunks for *_, count in answer)
+    vault = tmp_path / "vault"
+    text = "# Copy\n\nThe spare key is under the blue flowerpot.\n"
+
+    def write(number: int) -> str:
+        rel = f"reference/copy-{number:02d}.md"
+        (vault / rel).parent.mkdir(parents=True, exist_ok=True)
+        (vault / rel).write_text(text)
+        return rel
+
+    for number in (6, 3):
+        write(number)
+    index_vault(vault, embed=False)
+    live = open_index(vault)
+    question = "spare key blue flowerpot"
+    assert [r.path for r in live.search(question, k=10, strategies=["keyword"]).results] == [
+        "reference/copy-03.md",
+        "reference/copy-06.md",
+    ]
+    for number in (9, 1, 4):  # written after the places were kept, ids in another order than paths
+        live.update_file(write(number))
+    want = [f"reference/copy-{n:02d}.md" for n in (1, 3, 4, 6, 9)]
+    got = [r.path for r in live.search(question, k=10, strategies=["keyword"]).results]
+    live.wait_for_embeddings()  # the writes committed: a fresh engine reads them
+    fresh = [r.path for r in open_index(vault).search(question, k=10, strategies=["keyword"]).results]
+    live.close()
+    assert got == fresh == want

@@ -47,23 +47,20 @@ class IndexData:
     #: id (the moment's chunk): docs/notebook.md.
     modal: dict[str, VectorIndex] = field(default_factory=dict)
 
-    def kept(self, name: str, build: Callable[[IndexData], T]) -> T:
+    def kept(
+        self, name: str, build: Callable[[IndexData], T], refresh: Callable[[T, IndexData], T] | None = None
+    ) -> T:
         """What a reader derives from this index under ``name`` (``build(self)``), built again when
-        the chunk table changed: every chunk set or removed moves the time index's version, which
+        the chunk table changed (or brought up to date, ``refresh(kept, self)``, where the reader
+        can do that for less): every chunk set or removed moves the time index's version, which
         (with the table's size) is the key."""
+        key = (id(self.chunks), len(self.chunks), id(self.time), self.time.version)
         held = self.derived.get(name)
-        if held is None or held[0] != self._version():
-            held = self.derived[name] = (self._version(), build(self))
+        if held is None:
+            held = self.derived[name] = (key, build(self))
+        elif held[0] != key:
+            held = self.derived[name] = (key, refresh(held[1], self) if refresh else build(self))
         return held[1]
-
-    def kept_if_current(self, name: str) -> Any | None:
-        """What :meth:`kept` holds under ``name`` if it still fits the chunk table, else None
-        (without building it: for a reader that has a cheaper way when nothing is kept)."""
-        held = self.derived.get(name)
-        return held[1] if held is not None and held[0] == self._version() else None
-
-    def _version(self) -> tuple[int, int, int, int]:
-        return (id(self.chunks), len(self.chunks), id(self.time), self.time.version)
 
     @property
     def n_ids(self) -> int:
