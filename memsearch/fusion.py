@@ -26,8 +26,10 @@ class Fused:
 
 
 #: A row of the fused ranking: (score, chunk id, territory weight, terms), the terms either a list
-#: of (strategy, rank, raw score, contribution) or the row's place in its :class:`_TermTable`.
-Row = tuple[float, int, float, "list[tuple[str, int, float, float]] | int"]
+#: of (strategy, rank, raw score, contribution) or the row's place in its :class:`_TermTable`, or a
+#: pair of the terms before and the terms a later step added (read only when the row is shown).
+Terms = list[tuple[str, int, float, float]]
+Row = tuple[float, int, float, "Terms | int | tuple[Any, Terms]"]
 
 
 class _TermTable:
@@ -105,10 +107,15 @@ class FusedList(Sequence[Fused]):
 
     def terms(self, row: Row) -> list[tuple[str, int, float, float]]:
         """A row's (strategy, rank, raw score, contribution) terms, in the order the lists came."""
-        terms = row[3]
+        return self._terms_of(row[3])
+
+    def _terms_of(self, terms: Any) -> list[tuple[str, int, float, float]]:
         if isinstance(terms, int):
             assert self._table is not None
             return self._table.terms(terms)
+        if isinstance(terms, tuple):  # (the row's terms before, the terms added): read when shown
+            before, added = terms
+            return [*self._terms_of(before), *added]
         return terms
 
     def _fused(self, row: Row) -> Fused:
@@ -361,6 +368,55 @@ def follow_head_links(
         else:
             score, chunk_id, tw, _ = out[i]
             out[i] = (score + gain * tw, chunk_id, tw, [*fused.terms(out[i]), term])
+    out.sort(key=lambda row: (-row[0], row[1]))
+    if tie_key is not None:
+        _order_ties(out, tie_key)
+    return FusedList(out, fused._table)
+
+
+def lift_replies(
+    fused: FusedList,
+    replies: Mapping[int, int],
+    territory_weight: Callable[[int], float],
+    *,
+    weight: float,
+    asking: float = 1.0,
+    tie_key: Callable[[int], Any] | None = None,
+) -> FusedList:
+    """The ranking with each question turn weighed by ``asking`` and the turn that answers it
+    raised by it (an adjacency pair).
+
+    ``replies``: a transcript turn that ends with a question -> the next turn, by another speaker
+    (speakers.transcript_replies). A query worded like a question asked in the conversation matches
+    the asking turn, while what was asked is told in the reply. The asking turn's territory weight
+    is multiplied by ``asking``; the reply gains ``weight`` x the question's fused score (before
+    either weight, then under its own territory weight), as a ``replies`` part of its score, ranked
+    among the replies that gained.
+    """
+    rows = fused._rows
+    out = list(rows)
+    gains = []
+    for i, (score, chunk_id, tw, terms) in enumerate(rows):
+        reply = replies.get(chunk_id)
+        if reply is not None:
+            gains.append((weight * (score / tw if tw > 0 else score), reply, score))
+            out[i] = (score * asking, chunk_id, tw * asking, terms)
+    if not gains:
+        return fused
+    at = {row[1]: i for i, row in enumerate(out)}
+    rank, previous = 0, None
+    for position, (gain, target, asked) in enumerate(gains, start=1):  # already best first
+        if gain != previous:  # equal gains share a rank
+            rank, previous = position, gain
+        term = ("replies", rank, asked, gain)
+        i = at.get(target)
+        if i is None:
+            tw = territory_weight(target) * (asking if target in replies else 1.0)
+            at[target] = len(out)
+            out.append((gain * tw, target, tw, [term]))
+        else:
+            score, chunk_id, tw, terms = out[i]
+            out[i] = (score + gain * tw, chunk_id, tw, (terms, [term]))
     out.sort(key=lambda row: (-row[0], row[1]))
     if tie_key is not None:
         _order_ties(out, tie_key)

@@ -22,6 +22,7 @@ from memsearch.fusion import (
     FusedList,
     follow_head_links,
     graph_lead,
+    lift_replies,
     list_confidence,
     max_possible,
     partial_match,
@@ -49,7 +50,14 @@ from memsearch.query_terms import asks_for_current, asks_for_event, informative,
 from memsearch.resonance import NONE, Evidence, judge
 from memsearch.retrieval import BackendCall
 from memsearch.scripts import WRITTEN_IN_SHARE, main_script, script_shares
-from memsearch.speakers import SPEAKER_WEIGHT, transcript_speakers
+from memsearch.speakers import (
+    ASKING_WEIGHT,
+    REPLY_WEIGHT,
+    SPEAKER_WEIGHT,
+    might_ask,
+    transcript_replies,
+    transcript_speakers,
+)
 from memsearch.tokenize import language_of, text_language
 
 STRATEGIES: tuple[str, ...] = ("semantic", "keyword", "graph", "time")
@@ -821,6 +829,21 @@ def _fuse(
             tie_key=asked.chunk_order,
         )
         weights = {**weights, "links": LINK_WEIGHT}
+    # In a transcript, a query worded like a question asked there matches the asking turn, while the
+    # answer is the reply (an adjacency pair): the asking turn weighs less and its reply is raised by
+    # it (speakers.py). The transcripts' turns are read only once a fused passage looks like one.
+    if any(might_ask(chunks_by_id[cid].text) for cid in fused.chunk_ids()):
+        replies = index.kept("transcript replies", transcript_replies)
+        if replies:
+            fused = lift_replies(
+                fused,
+                replies,
+                weigh_chunk,
+                weight=REPLY_WEIGHT,
+                asking=ASKING_WEIGHT,
+                tie_key=asked.chunk_order,
+            )
+            weights = {**weights, "replies": REPLY_WEIGHT}
     # The ceiling counts every strategy that ran, with its base weight, even one that found nothing:
     # a query only one list answers, or answers weakly, shows as a low score, a thin signal.
     ceiling = max_possible(

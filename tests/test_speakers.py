@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from memsearch.api import index_vault, open_index
-from memsearch.speakers import SPEAKER_WEIGHT, transcript_speakers
+from memsearch.speakers import ASKING_WEIGHT, SPEAKER_WEIGHT, asks, transcript_replies, transcript_speakers
 
 TRANSCRIPT = (
     "# 8 May 2023\n\n"
@@ -53,14 +53,46 @@ def test_a_question_naming_a_speaker_weighs_their_turns_up(engine):
         for r in response.results
         if r.path.endswith("session-01.md")
     }
-    melanie, caroline = weights[5], weights[7]  # "Melanie: That sounds lovely ...", "Caroline: Pottery! ..."
+    melanie, caroline = weights[5], weights[1]  # "Melanie: That sounds lovely ...", "Caroline: I went ..."
     assert melanie > caroline and melanie == pytest.approx(caroline * SPEAKER_WEIGHT)
     assert any("spoken by" in note for note in response.health.notes)
 
 
 def test_a_question_naming_both_speakers_weighs_every_turn_alike(engine):
     response = engine.search("What did Caroline and Melanie talk about?", k=10, chunks=True, explain=True)
-    weights = {
-        r.explanation["territory_weight"] for r in response.results if r.path.endswith("session-01.md")
+    weights = {  # the turn that asks aside (test_a_question_turn_hands_its_answer_to_the_reply)
+        r.explanation["territory_weight"]
+        for r in response.results
+        if r.path.endswith("session-01.md") and r.start_line != 7
     }
     assert len(weights) == 1 and next(iter(weights)) > 1.0  # every turn weighed up alike (journal: 1)
+
+
+def test_a_turn_asks_when_it_ends_with_a_question():
+    assert asks("Caroline: Pottery! What did you make there?")
+    assert asks("Jon: Are they yours? [shares a photo of dancers]")
+    assert asks("王磊：你去哪儿了？")
+    assert not asks("Melanie: What a day. I made a bowl.")
+
+
+def test_a_question_turn_hands_its_answer_to_the_reply(engine):
+    index = engine.index
+    replies = transcript_replies(index)
+    lines = {index.chunks[q].start_line: index.chunks[a].start_line for q, a in replies.items()}
+    assert lines == {7: 9}  # "Caroline: Pottery! What did you make there?" -> "Melanie: A bowl ..."
+    response = engine.search("What did Melanie make at the pottery class?", k=10, chunks=True, explain=True)
+    by_line = {r.start_line: r for r in response.results if r.path.endswith("session-01.md")}
+    asking, reply = by_line[7].explanation, by_line[9].explanation
+    assert "replies" in reply["strategies"] and "replies" not in asking["strategies"]
+    assert asking["territory_weight"] == pytest.approx(ASKING_WEIGHT)  # Caroline asks; Melanie is named
+    order = list(by_line)  # the results' lines, best first
+    assert order.index(9) < order.index(7)
+    # Named by no one: the asking turn weighs less than the turns around it, and the reply gains a
+    # share of the question's score.
+    response = engine.search("what was made at the pottery class", k=10, chunks=True, explain=True)
+    by_line = {r.start_line: r.explanation for r in response.results if r.path.endswith("session-01.md")}
+    assert by_line[7]["territory_weight"] < by_line[9]["territory_weight"] == by_line[5]["territory_weight"]
+    lift = by_line[9]["strategies"]["replies"]
+    assert lift["contribution"] > 0 and lift["raw_score"] == pytest.approx(
+        by_line[7]["fused_score"] / ASKING_WEIGHT, rel=1e-4
+    )
