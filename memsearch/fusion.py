@@ -381,10 +381,11 @@ def lift_replies(
     *,
     weight: float,
     asking: float = 1.0,
+    head: int | None = None,
     tie_key: Callable[[int], Any] | None = None,
 ) -> FusedList:
-    """The ranking with each question turn weighed by ``asking`` and the turn that answers it
-    raised by it (an adjacency pair).
+    """The ranking with each question turn among its first ``head`` rows (all: None) weighed by
+    ``asking`` and the turn that answers it raised by it (an adjacency pair).
 
     ``replies``: a transcript turn that ends with a question -> the next turn, by another speaker
     (speakers.transcript_replies). A query worded like a question asked in the conversation matches
@@ -396,7 +397,7 @@ def lift_replies(
     rows = fused._rows
     out = list(rows)
     gains = []
-    for i, (score, chunk_id, tw, terms) in enumerate(rows):
+    for i, (score, chunk_id, tw, terms) in enumerate(rows[:head]):
         reply = replies.get(chunk_id)
         if reply is not None:
             gains.append((weight * (score / tw if tw > 0 else score), reply, score))

@@ -51,6 +51,7 @@ from memsearch.resonance import NONE, Evidence, judge
 from memsearch.retrieval import BackendCall
 from memsearch.scripts import WRITTEN_IN_SHARE, main_script, script_shares
 from memsearch.speakers import (
+    ASKING_HEAD,
     ASKING_WEIGHT,
     REPLY_WEIGHT,
     SPEAKER_WEIGHT,
@@ -831,19 +832,22 @@ def _fuse(
         weights = {**weights, "links": LINK_WEIGHT}
     # In a transcript, a query worded like a question asked there matches the asking turn, while the
     # answer is the reply (an adjacency pair): the asking turn weighs less and its reply is raised by
-    # it (speakers.py). The transcripts' turns are read only once a fused passage looks like one.
-    if any(might_ask(chunks_by_id[cid].text) for cid in fused.chunk_ids()):
+    # it (speakers.py), among the first fused passages. The transcripts' turns are read once one of
+    # them looks like such a turn.
+    replies = index.kept_if_current("transcript replies")
+    if replies is None and any(might_ask(chunks_by_id[cid].text) for cid in fused.chunk_ids()[:ASKING_HEAD]):
         replies = index.kept("transcript replies", transcript_replies)
-        if replies:
-            fused = lift_replies(
-                fused,
-                replies,
-                weigh_chunk,
-                weight=REPLY_WEIGHT,
-                asking=ASKING_WEIGHT,
-                tie_key=asked.chunk_order,
-            )
-            weights = {**weights, "replies": REPLY_WEIGHT}
+    if replies:
+        fused = lift_replies(
+            fused,
+            replies,
+            weigh_chunk,
+            weight=REPLY_WEIGHT,
+            asking=ASKING_WEIGHT,
+            head=ASKING_HEAD,
+            tie_key=asked.chunk_order,
+        )
+        weights = {**weights, "replies": REPLY_WEIGHT}
     # The ceiling counts every strategy that ran, with its base weight, even one that found nothing:
     # a query only one list answers, or answers weakly, shows as a low score, a thin signal.
     ceiling = max_possible(

@@ -71,6 +71,10 @@ def transcript_speakers(index: IndexData) -> dict[int, str]:
 #: agent vaults (hit@3 0.855 own, 0.870 shared) unchanged: they hold no transcripts.
 REPLY_WEIGHT = 0.25
 ASKING_WEIGHT = 0.8
+#: The question turns among a query's first ASKING_HEAD fused passages hand their replies a share:
+#: the transcripts' replies are read (a pass over every chunk) once one of them looks like a turn
+#: that asks, and a query's answer does not depend on whether an earlier one read them.
+ASKING_HEAD = 30
 
 #: A turn that ends asking (past a trailing bracketed aside: an attachment, a stage direction).
 _ASKS = re.compile(r"[?？]\s*(?:[\[(][^\])\n]*[\])]\s*)?$")

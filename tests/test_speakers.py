@@ -96,3 +96,23 @@ def test_a_question_turn_hands_its_answer_to_the_reply(engine):
     assert lift["contribution"] > 0 and lift["raw_score"] == pytest.approx(
         by_line[7]["fused_score"] / ASKING_WEIGHT, rel=1e-4
     )
+
+
+def test_an_answer_does_not_depend_on_whether_an_earlier_query_read_the_replies(engine, monkeypatch):
+    """The replies are read once a question turn stands among a query's first fused passages; a
+    question turn further down lifts nothing, whether or not an earlier query read them."""
+    import memsearch.search as search_module
+
+    monkeypatch.setattr(search_module, "ASKING_HEAD", 1)
+    engine.index.derived.pop("transcript replies", None)
+
+    def answer(query: str) -> list[tuple[int, float]]:
+        results = engine.search(query, k=10, chunks=True, all_results=True).results
+        return [(r.start_line, r.score) for r in results if r.path.endswith("session-01.md")]
+
+    first = answer("adoption agencies next year")
+    assert 7 in [line for line, _ in first]  # the question turn is among the results, not first
+    assert engine.index.kept_if_current("transcript replies") is None
+    assert answer("what did you make there")[0][0] == 7  # a question turn first: the replies read
+    assert engine.index.kept_if_current("transcript replies")
+    assert answer("adoption agencies next year") == first

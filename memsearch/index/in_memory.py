@@ -54,13 +54,23 @@ class IndexData:
         the chunk table changed (or brought up to date, ``refresh(kept, self)``, where the reader
         can do that for less): every chunk set or removed moves the time index's version, which
         (with the table's size) is the key."""
-        key = (id(self.chunks), len(self.chunks), id(self.time), self.time.version)
+        key = self._version()
         held = self.derived.get(name)
         if held is None:
             held = self.derived[name] = (key, build(self))
         elif held[0] != key:
             held = self.derived[name] = (key, refresh(held[1], self) if refresh else build(self))
         return held[1]
+
+    def kept_if_current(self, name: str) -> Any | None:
+        """What :meth:`kept` holds under ``name`` if the chunk table has not changed since, else
+        None, without building it (for a reader that decides first whether it needs it)."""
+        held = self.derived.get(name)
+        return held[1] if held is not None and held[0] == self._version() else None
+
+    def _version(self) -> tuple[int, int, int, int]:
+        """The chunk table's version: every chunk set or removed moves the time index's."""
+        return (id(self.chunks), len(self.chunks), id(self.time), self.time.version)
 
     @property
     def n_ids(self) -> int:
