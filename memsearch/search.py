@@ -684,8 +684,9 @@ def _retrieve_time(asked: _Asked, found: _Found, event: bool, *, others: bool) -
         seen = {h.chunk_id for hits in found.lists.values() for h in hits}
         candidates = np.fromiter(seen, dtype=np.int64, count=len(seen))
         found.weights["time"] = RECENCY_PRIOR_WEIGHT
-    found.lists["time"] = asked.index.time.search(
-        asked.top_n,
+    # As a prior, every candidate is scored: whether they all tie is read before the list is cut.
+    recency = asked.index.time.search(
+        asked.top_n if candidates is None else max(asked.top_n, len(candidates)),
         parsed.now,
         asked.settings.half_life_days,
         window,
@@ -694,6 +695,15 @@ def _retrieve_time(asked: _Asked, found: _Found, event: bool, *, others: bool) -
         yearly=parsed.window is not None and parsed.window.yearly,
         tie_key=asked.vault_order,
     )
+    all_tie = candidates is not None and len(recency) == len(candidates) > 1
+    if all_tie and recency[0].score == recency[-1].score:
+        # Every memory found as recent as the others (a collection written at once): recency tells
+        # none apart, and its list, cut at top_n through that tie, would favour some by their paths.
+        found.skipped["time"] = "every memory found is as recent as the others: recency tells none apart"
+        del found.weights["time"]
+        found.timings["time"] = _ms(t)
+        return
+    found.lists["time"] = recency[: asked.top_n]
     found.ran.append("time")
     if parsed.window is not None:
         every_year = " (in every year, the nearest past first)" if parsed.window.yearly else ""

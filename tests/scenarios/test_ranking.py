@@ -180,3 +180,27 @@ def test_a_question_asking_only_for_a_day_ranks_the_nearer_past_first(tmp_path):
         response = opened.search("What happened on March 26?", k=5, now="2026-04-20T12:00:00", explain=True)
     assert [r.path for r in response.results[:2]] == ["journal/2025-03-26.md", "journal/2024-03-26.md"]
     assert all("semantic" not in r.explanation["strategies"] for r in response.results)
+
+
+def test_recency_takes_no_part_when_every_memory_found_is_as_recent_as_the_others(tmp_path):
+    """A collection of reference notes (timeless: each as recent as the others): recency tells the
+    notes found apart not at all, so it is no list of the fusion (cut at a hundred through the
+    tie, it would have favoured some notes by their paths); with a dated entry found too, it weighs
+    as a prior again."""
+    vault = tmp_path / "vault"
+    for n in range(6):
+        path = vault / f"reference/paper-{n}.md"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(f"# Paper {n}\n\nSoil microbes and nitrogen, study {n}.\n", encoding="utf-8")
+    index_vault(vault)
+    with open_index(vault) as engine:
+        response = engine.search("soil nitrogen microbes", k=5, now=NOW)
+        assert "time" not in response.health.ran
+        assert "as recent as the others" in response.health.skipped["time"]
+    entry = vault / "journal/2025-09-01.md"
+    entry.parent.mkdir(parents=True, exist_ok=True)
+    entry.write_text("# 2025-09-01\n\nRead up on soil microbes and nitrogen.\n", encoding="utf-8")
+    index_vault(vault)
+    with open_index(vault) as engine:
+        response = engine.search("soil nitrogen microbes", k=5, now=NOW)
+        assert "time" in response.health.ran and "time" not in response.health.skipped
