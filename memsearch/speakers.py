@@ -9,6 +9,10 @@ the named speaker's own turns up by it (``memsearch.search``, :data:`SPEAKER_WEI
 A file is a transcript when at least :data:`TRANSCRIPT_SHARE` of its passages open with the name
 of a known entity and a colon, by two speakers or more who each speak at least twice: a journal's
 "Kettle: descaled" or "Recheck: Friday" opens one passage, not a conversation.
+
+A turn that ends asking and the next turn, another speaker's, are a question and its answer (an
+adjacency pair, :func:`transcript_replies`): a query worded like the question matches the asking
+turn, and the search hands part of its score to the reply (:data:`REPLY_WEIGHT`).
 """
 
 from __future__ import annotations
