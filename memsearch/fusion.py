@@ -354,24 +354,7 @@ def follow_head_links(
     if not gains:
         return fused
     gains.sort(key=lambda gain: -gain[0])  # equal gains share a rank: their order shows nowhere
-    at = {row[1]: i for i, row in enumerate(rows)}
-    out = list(rows)
-    rank, previous = 0, None
-    for position, (gain, target, share) in enumerate(gains, start=1):
-        if gain != previous:  # equal gains share a rank
-            rank, previous = position, gain
-        term = ("links", rank, share, gain)
-        i = at.get(target)
-        if i is None:
-            tw = territory_weight(target)
-            out.append((gain * tw, target, tw, [term]))
-        else:
-            score, chunk_id, tw, _ = out[i]
-            out[i] = (score + gain * tw, chunk_id, tw, [*fused.terms(out[i]), term])
-    out.sort(key=lambda row: (-row[0], row[1]))
-    if tie_key is not None:
-        _order_ties(out, tie_key)
-    return FusedList(out, fused._table)
+    return _with_parts(fused, list(rows), "links", gains, territory_weight, tie_key)
 
 
 def lift_replies(
@@ -404,24 +387,42 @@ def lift_replies(
             out[i] = (score * asking, chunk_id, tw * asking, terms)
     if not gains:
         return fused
-    at = {row[1]: i for i, row in enumerate(out)}
+
+    def weight_of(target: int) -> float:  # a reply the ranking lacked: weighed as it would have been
+        return territory_weight(target) * (asking if target in replies else 1.0)
+
+    return _with_parts(fused, out, "replies", gains, weight_of, tie_key)
+
+
+def _with_parts(
+    fused: FusedList,
+    rows: list[Row],
+    name: str,
+    gains: Sequence[tuple[float, int, float]],
+    territory_weight: Callable[[int], float],
+    tie_key: Callable[[int], Any] | None,
+) -> FusedList:
+    """``rows`` (``fused``'s, some reweighed) with each (gain, target, raw score) of ``gains`` added
+    to its target as a ``name`` part, ranked in the order the gains come (equal gains share a rank),
+    under the target's territory weight (a target the rows lack joins them): best first again."""
+    at = {row[1]: i for i, row in enumerate(rows)}
     rank, previous = 0, None
-    for position, (gain, target, asked) in enumerate(gains, start=1):  # already best first
+    for position, (gain, target, raw) in enumerate(gains, start=1):
         if gain != previous:  # equal gains share a rank
             rank, previous = position, gain
-        term = ("replies", rank, asked, gain)
+        term = (name, rank, raw, gain)
         i = at.get(target)
         if i is None:
-            tw = territory_weight(target) * (asking if target in replies else 1.0)
-            at[target] = len(out)
-            out.append((gain * tw, target, tw, [term]))
+            tw = territory_weight(target)
+            at[target] = len(rows)
+            rows.append((gain * tw, target, tw, [term]))
         else:
-            score, chunk_id, tw, terms = out[i]
-            out[i] = (score + gain * tw, chunk_id, tw, (terms, [term]))
-    out.sort(key=lambda row: (-row[0], row[1]))
+            score, chunk_id, tw, terms = rows[i]
+            rows[i] = (score + gain * tw, chunk_id, tw, (terms, [term]))
+    rows.sort(key=lambda row: (-row[0], row[1]))
     if tie_key is not None:
-        _order_ties(out, tie_key)
-    return FusedList(out, fused._table)
+        _order_ties(rows, tie_key)
+    return FusedList(rows, fused._table)
 
 
 def max_possible(
