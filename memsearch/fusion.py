@@ -387,6 +387,7 @@ def lift_replies(
             out[i] = (score * asking, chunk_id, tw * asking, terms)
     if not gains:
         return fused
+    gains.sort(key=lambda gain: -gain[0])  # by gain, not by the asking turns' places: weights differ
 
     def weight_of(target: int) -> float:  # a reply the ranking lacked: weighed as it would have been
         return territory_weight(target) * (asking if target in replies else 1.0)

@@ -260,3 +260,33 @@ def test_the_first_files_lift_what_their_links_reach_by_what_the_anchor_adds():
     )
     parts = {f.chunk_id: [c for c in f.contributions if c.strategy == "links"] for f in tied}
     assert parts[5][0].rank == parts[6][0].rank == 1
+
+
+def test_a_question_hands_its_reply_a_share_ranked_among_the_replies_by_gain():
+    from memsearch.fusion import lift_replies
+
+    # Turn 1 asks and is answered by 2; turn 3 asks and is answered by 4 (not in the ranking).
+    # Turn 1 ranks first by its speaker's weight (3) although its score before it is lower.
+    tw = {1: 3.0, 2: 1.0, 3: 1.0, 4: 1.0, 5: 1.0}
+    lists = {
+        "keyword": [Hit(1, 9.0), Hit(3, 8.9), Hit(5, 8.0), Hit(2, 1.0)],
+        "semantic": [Hit(5, 0.9), Hit(3, 0.8)],
+    }
+    fused = rrf(lists, k=60, territory_weight=tw.__getitem__)
+    before = {f.chunk_id: f for f in fused}
+    order = [f.chunk_id for f in fused]
+    assert order.index(1) < order.index(3)
+    assert before[1].score / tw[1] < before[3].score / tw[3]
+    lifted = lift_replies(fused, {1: 2, 3: 4}, tw.__getitem__, weight=0.25, asking=0.8)
+    by_id = {f.chunk_id: f for f in lifted}
+    assert by_id[1].score == pytest.approx(before[1].score * 0.8) and by_id[1].territory_weight == tw[1] * 0.8
+    assert by_id[4].score == pytest.approx(0.25 * before[3].score / tw[3] * tw[4])
+    replies = {cid: next(c for c in by_id[cid].contributions if c.strategy == "replies") for cid in (2, 4)}
+    assert replies[4].rank == 1 and replies[2].rank == 2  # the larger gain first
+    for f in lifted:  # the parts still add up to the score
+        assert sum(c.contribution for c in f.contributions) == pytest.approx(f.score)
+    assert [f.score for f in lifted] == sorted((f.score for f in lifted), reverse=True)
+    # Only the question turns among the first ``head`` rows hand anything.
+    assert 4 not in {
+        f.chunk_id for f in lift_replies(fused, {1: 2, 3: 4}, tw.__getitem__, weight=0.25, head=1)
+    }
