@@ -98,8 +98,9 @@ class FusedList(Sequence[Fused]):
     def __iter__(self) -> Iterator[Fused]:
         return (self._fused(row) for row in self._rows)
 
-    def chunk_ids(self) -> list[int]:
-        return [row[1] for row in self._rows]
+    def chunk_ids(self, k: int | None = None) -> list[int]:
+        """The first ``k`` rows' chunk ids (all: None), best first."""
+        return [row[1] for row in self._rows[:k]]
 
     def hits(self, k: int | None = None) -> list[Hit]:
         """The first ``k`` rows (all: None) as hits of their fused scores, without their terms."""

@@ -264,6 +264,11 @@ class _Places:
     table's keys).
     """
 
+    @classmethod
+    def of(cls, index: IndexData) -> _Places:
+        """The index's places, kept on it and brought up to date."""
+        return index.kept("chunk places", cls, refresh=cls.refresh)
+
     def __init__(self, index: IndexData) -> None:
         self.paths: list[str] = []
         self._path_index: dict[str, int] = {}
@@ -365,7 +370,7 @@ class _Asked:
 
     @cached_property
     def places(self) -> _Places:  # read once a query: the fusion breaks its ties one chunk at a time
-        return self.index.kept("chunk places", _Places, refresh=_Places.refresh)
+        return _Places.of(self.index)
 
     def vault_order(self, ids: np.ndarray) -> np.ndarray:
         """Where each chunk stands in the vault (path, then line): the same whatever order the
@@ -846,7 +851,7 @@ def _fuse(
     # it (speakers.py), among the first fused passages. The transcripts' turns are read once one of
     # them looks like such a turn.
     replies = index.kept_if_current("transcript replies")
-    if replies is None and any(might_ask(chunks_by_id[cid].text) for cid in fused.chunk_ids()[:ASKING_HEAD]):
+    if replies is None and any(might_ask(chunks_by_id[cid].text) for cid in fused.chunk_ids(ASKING_HEAD)):
         replies = index.kept("transcript replies", transcript_replies)
     if replies:
         fused = lift_replies(
@@ -1083,7 +1088,7 @@ def _files_first(index: IndexData, ids: Sequence[int], k: int) -> list[tuple[int
     """The first ``k`` files of a ranking of chunk ids, as (the position of the file's best chunk,
     how many of its chunks the ranking holds), best file first: through the chunks' path column,
     not the chunks (a few hundred chunk objects, scattered in memory: 0.2 ms a query at 100k)."""
-    places = index.kept("chunk places", _Places, refresh=_Places.refresh)
+    places = _Places.of(index)
     paths = places.path_of[np.asarray(ids, dtype=np.int64)]
     _, firsts, counts = np.unique(paths, return_index=True, return_counts=True)
     best = np.argsort(firsts)[:k]
