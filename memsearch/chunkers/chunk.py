@@ -43,7 +43,8 @@ from memsearch.scan import NOTEBOOK_SUFFIXES
 #: 6: dates in Chinese numerals (a heading ``# 2025年三月一日`` dates its section).
 #: 7: a month word that begins a name is kept ("April Jones", "Jun Park" were "Jones", "Park").
 #: 8: archived notes and books carry their file name as an entity, as sectioned notes do.
-CHUNKER_VERSION = 8
+#: 9: ``Maureen Hargreaves ("Mrs H")`` defines an alias in prose.
+CHUNKER_VERSION = 9
 
 #: The chunking strategies whose notes are subjects a link can name (:func:`note_identity`).
 SUBJECT_STRATEGIES = frozenset({"sections", "archive", "chapters"})

@@ -1,5 +1,5 @@
-"""Aliases a note's prose defines (:func:`prose_aliases`): glossary lines, ``NAME = "ALIAS"`` and
-``NAME aka ALIAS``.
+"""Aliases a note's prose defines (:func:`prose_aliases`): glossary lines, ``NAME = "ALIAS"``,
+``NAME aka ALIAS`` and ``NAME ("ALIAS")``.
 
 Each maps an alias to the name it stands for, as frontmatter ``aliases:`` do for a note's own
 subject (the chunker joins the two, frontmatter first); code blocks are skipped.
@@ -20,6 +20,11 @@ _AKA = re.compile(
     r"\b([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,3}),?\s+(?:aka|a\.k\.a\.|also known as|known as)\s+"
     r"[\"“]?([A-Z][\w'-]*(?:\s+[\w'-]+){0,3}?)[\"”]?(?=[\s,.;:)]|$)"
 )
+#: ``Maureen Hargreaves ("Mrs H")``: a name, then a short quoted name in brackets (capitalised, at
+#: most three words, no sentence in it: ``TextLoom ("your bike is ready")`` quotes a message).
+_PAREN_QUOTED = re.compile(
+    r"\b([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,3})\s+\(\s*[\"“]([A-Z][\w'-]*(?:\s+[\w'-]+){0,2})[\"”]\s*\)"
+)
 #: Words of a definition kept as the name it stands for (a definition is a phrase, not an essay).
 MAX_DEFINITION_WORDS = 8
 
@@ -28,8 +33,8 @@ def prose_aliases(text: str) -> dict[str, str]:
     """Alias -> what it stands for, as the prose of a note defines it (code blocks skipped).
 
     A glossary line ``**PTS** - put to sleep`` makes ``PTS`` stand for "put to sleep";
-    ``CD register = "the yellow book"`` and ``Tomasz, aka Tomek`` make the quoted or second
-    name an alias of the first. Frontmatter ``aliases:`` say the same of a note's own subject.
+    ``CD register = "the yellow book"``, ``Tomasz, aka Tomek`` and ``Maureen Hargreaves ("Mrs H")``
+    make the quoted or second name an alias of the first. Frontmatter ``aliases:`` say the same of a note's own subject.
     """
     found: dict[str, str] = {}
     for line in unfenced_lines(text):
@@ -40,6 +45,9 @@ def prose_aliases(text: str) -> dict[str, str]:
                     _add_alias(found, term, " ".join(words))
         if "=" in line:
             for name, alias in _EQUALS_QUOTED.findall(line):
+                _add_alias(found, alias, name)
+        if "(" in line:
+            for name, alias in _PAREN_QUOTED.findall(line):
                 _add_alias(found, alias, name)
         if "known as" in line or "aka" in line or "a.k.a." in line:
             for name, alias in _AKA.findall(line):

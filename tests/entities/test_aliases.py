@@ -18,6 +18,17 @@ def test_quoted_nicknames_and_aka_name_their_thing_and_articles_are_optional():
     assert found["Tomek"] == "Tomasz Nowak"
 
 
+def test_a_short_quoted_name_in_brackets_after_a_name_is_its_alias():
+    from memsearch.entities import prose_aliases
+
+    text = (
+        'Owner: Maureen Hargreaves ("Mrs H"), 3 Orchard Close.\n# Sir Reginald ("Reggie")\n'
+        '- texts go out through TextLoom ("your bike is ready")\n'
+        '- a patient we do not have ("Bella Morrison"??)\nPriya ("Do not worry about it, really")\n'
+    )
+    assert prose_aliases(text) == {"Mrs H": "Maureen Hargreaves", "Reggie": "Sir Reginald"}
+
+
 def test_prose_aliases_skip_code_and_long_definitions():
     from memsearch.entities import prose_aliases
 
