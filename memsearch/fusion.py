@@ -318,6 +318,34 @@ def graph_lead(
     return out
 
 
+def walk_aside(
+    weights: Mapping[str, float],
+    *,
+    partial: bool,
+    modelled: bool | None,
+    lead: float = 1.5,
+) -> dict[str, float]:
+    """The lists' weights with the graph list out when the text lists matched the query only in
+    part and the walk started from names the vault only mentions.
+
+    A name with a note of its own or an alias declared for it is an entity the vault describes:
+    the walk from it follows what the vault says of it (the project's note, its people, its parts).
+    A name with neither (a gene in a collection of abstracts, a holiday in a journal) is only
+    mentioned: the walk from it ranks the passages that name it, which the keyword list finds by
+    the same word, and among them those that name most of what is named beside it. When the
+    keyword head holds the query, that agrees with the text lists; when it holds the query only
+    in part (``partial``: fusion.partial_match), the answer lies in what the query asks beyond its
+    names, which such a walk cannot see, and its agreement with the keyword list on the name
+    outvotes the semantic list. ``modelled``: whether any seed of the walk has a note or an alias
+    (None: the walk started from no name). A graph list that leads (:func:`graph_lead`, at
+    ``lead``) keeps its weight: a link on the heads reaches the answer.
+    """
+    out = dict(weights)
+    if "graph" in out and partial and modelled is False and out["graph"] < lead:
+        out["graph"] = 0.0
+    return out
+
+
 def follow_head_links(
     fused: FusedList,
     links: Mapping[int, tuple[str, float]],

@@ -255,6 +255,12 @@ class _NotePassages:
         return found
 
 
+def names_a_note(index: IndexData, key: str) -> bool:
+    """Whether a note of the vault is named after entity ``key`` (a graph key): a file of that name
+    whose passages name it, as a link to it would reach."""
+    return bool(index.kept("note_passages", _NotePassages).passages(key))
+
+
 @lru_cache(maxsize=65_536)
 def _file_key(path: str) -> str:
     """The graph key of a file's name (``reference/ema-filter.md`` -> ``ema filter``)."""

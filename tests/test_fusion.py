@@ -217,6 +217,22 @@ def test_graph_lead_only_when_the_keyword_head_is_partial_and_an_anchor_adds_to_
     assert graph_lead(weights, coverage=0.6, beyond_names=0.3, anchor_share=0.05) == weights
 
 
+def test_the_walk_is_set_aside_only_on_a_partial_match_from_names_the_vault_does_not_describe():
+    from memsearch.fusion import walk_aside
+
+    weights = {"semantic": 1.0, "keyword": 1.0, "graph": 0.9, "time": 0.25}
+    aside = walk_aside(weights, partial=True, modelled=False)
+    assert aside == {**weights, "graph": 0.0}
+    assert weights["graph"] == 0.9  # the caller's dict is left alone
+    # a seed with a note or an alias, a head holding the query, a walk from no name, no graph list
+    assert walk_aside(weights, partial=True, modelled=True) == weights
+    assert walk_aside(weights, partial=False, modelled=False) == weights
+    assert walk_aside(weights, partial=True, modelled=None) == weights
+    assert walk_aside({"time": 1.0}, partial=True, modelled=False) == {"time": 1.0}
+    # a graph list that leads (a link on the heads reaches the answer) keeps its weight
+    assert walk_aside({"graph": 1.5}, partial=True, modelled=False, lead=1.5) == {"graph": 1.5}
+
+
 def test_the_first_files_lift_what_their_links_reach_by_what_the_anchor_adds():
     from memsearch.fusion import follow_head_links
 

@@ -204,3 +204,42 @@ def test_recency_takes_no_part_when_every_memory_found_is_as_recent_as_the_other
     with open_index(vault) as engine:
         response = engine.search("soil nitrogen microbes", k=5, now=NOW)
         assert "time" in response.health.ran and "time" not in response.health.skipped
+
+
+ABSTRACTS = {
+    "reference/a.md": "# Cytokines in ageing\n\nTNF rises with age in mouse liver; IL6 and TNF mark inflammation.\n",
+    "reference/b.md": "# Fasting study\n\nIntermittent fasting lowered TNF in obese adults; IL6 unchanged.\n",
+    "reference/c.md": "# Sepsis\n\nIn sepsis, TNF and IL1 peak within hours; IL6 follows.\n",
+    "reference/d.md": "# Gut flora\n\nMicrobiome diversity shapes bile acid pools in germ-free mice.\n",
+}
+PARTIAL = "Does TNF shape microbiome diversity during intermittent fasting in sepsis?"
+
+
+def graph_parts(response) -> int:
+    return sum("graph" in r.explanation["strategies"] for r in response.results)
+
+
+def test_a_walk_from_a_name_the_vault_only_mentions_is_set_aside_on_a_partial_match(tmp_path):
+    """TNF is only mentioned (no note, no alias of its own) and no passage holds half the question:
+    the walk from it would rank the passages naming TNF by the names beside it, not by what is
+    asked, so it takes no part, and the response says why. A note named after TNF makes it an
+    entity the vault describes, and the walk is back."""
+    vault = tmp_path / "vault"
+    for rel, text in ABSTRACTS.items():
+        path = vault / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    index_vault(vault)
+    with open_index(vault) as engine:
+        response = engine.search(PARTIAL, k=5, now=NOW, explain=True)
+        assert "graph" in response.health.ran
+        assert any("graph walk set aside" in note for note in response.health.notes)
+        assert response.results and graph_parts(response) == 0
+        whole = engine.search("TNF in sepsis", k=5, now=NOW, explain=True)  # the head holds it all
+        assert not any("set aside" in note for note in whole.health.notes) and graph_parts(whole) > 0
+    (vault / "reference/tnf.md").write_text("# TNF\n\nTumour necrosis factor, a cytokine.\n", encoding="utf-8")
+    index_vault(vault)
+    with open_index(vault) as engine:
+        response = engine.search(PARTIAL, k=5, now=NOW, explain=True)
+        assert not any("set aside" in note for note in response.health.notes)
+        assert graph_parts(response) > 0
