@@ -34,7 +34,8 @@ def prose_aliases(text: str) -> dict[str, str]:
 
     A glossary line ``**PTS** - put to sleep`` makes ``PTS`` stand for "put to sleep";
     ``CD register = "the yellow book"``, ``Tomasz, aka Tomek`` and ``Maureen Hargreaves ("Mrs H")``
-    make the quoted or second name an alias of the first. Frontmatter ``aliases:`` say the same of a note's own subject.
+    make the quoted or second name an alias of the first. Frontmatter ``aliases:`` say the same of
+    a note's own subject.
     """
     found: dict[str, str] = {}
     for line in unfenced_lines(text):

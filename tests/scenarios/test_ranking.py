@@ -207,7 +207,7 @@ def test_recency_takes_no_part_when_every_memory_found_is_as_recent_as_the_other
 
 
 ABSTRACTS = {
-    "reference/a.md": "# Cytokines in ageing\n\nTNF rises with age in mouse liver; IL6 and TNF mark inflammation.\n",
+    "reference/a.md": "# Cytokines in ageing\n\nTNF rises with age in mouse liver; IL6 marks inflammation.\n",
     "reference/b.md": "# Fasting study\n\nIntermittent fasting lowered TNF in obese adults; IL6 unchanged.\n",
     "reference/c.md": "# Sepsis\n\nIn sepsis, TNF and IL1 peak within hours; IL6 follows.\n",
     "reference/d.md": "# Gut flora\n\nMicrobiome diversity shapes bile acid pools in germ-free mice.\n",
@@ -237,7 +237,7 @@ def test_a_walk_from_a_name_the_vault_only_mentions_is_set_aside_on_a_partial_ma
         assert response.results and graph_parts(response) == 0
         whole = engine.search("TNF in sepsis", k=5, now=NOW, explain=True)  # the head holds it all
         assert not any("set aside" in note for note in whole.health.notes) and graph_parts(whole) > 0
-    (vault / "reference/tnf.md").write_text("# TNF\n\nTumour necrosis factor, a cytokine.\n", encoding="utf-8")
+    (vault / "reference/tnf.md").write_text("# TNF\n\nTumour necrosis factor.\n", encoding="utf-8")
     index_vault(vault)
     with open_index(vault) as engine:
         response = engine.search(PARTIAL, k=5, now=NOW, explain=True)
