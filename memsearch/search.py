@@ -404,8 +404,6 @@ class _Found:
     missing_share: float | None = None  # of the query's own words' weight, in words the vault lacks
     anchors: dict[int, Anchor] = field(default_factory=dict)  # the links on the text lists' heads
     seeds: list[str] = field(default_factory=list)  # the entities the graph walk starts from
-    #: Whether a seed of the walk has a note or an alias of its own (None: the walk had no seed).
-    seeds_modelled: bool | None = None
 
 
 @dataclass
@@ -629,8 +627,6 @@ def _retrieve_graph(asked: _Asked, found: _Found) -> None:
     t = time.perf_counter()
     index, parsed = asked.index, asked.parsed
     seeds = found.seeds = index.graph.with_first_names(parsed.entities)
-    if seeds:
-        found.seeds_modelled = any(names_a_note(index, s) or index.graph.aliases_of(s) for s in seeds)
     walked = (
         index.graph.search(seeds, asked.top_n, index.n_ids, asked.allowed, tie_key=asked.vault_order)
         if seeds
@@ -752,8 +748,10 @@ def _weigh(asked: _Asked, found: _Found, query_vector: np.ndarray | None) -> _We
     # 2026-12-04): SciFact nDCG@10 0.7265 -> 0.7370 (its gene names have no notes: as with the graph
     # at weight 0, 0.7371); LoCoMo any@10 0.856 and both vaults' hit@3 unchanged (MRR@10 own 0.740 ->
     # 0.744, shared 0.767 -> 0.764). Set aside on every walk from such names, LoCoMo fell to 0.851.
-    if "graph" in lists:
-        aside = walk_aside(weights, partial=partial, modelled=found.seeds_modelled, lead=GRAPH_LEAD)
+    if "graph" in lists and partial and found.seeds:
+        index = asked.index
+        modelled = any(names_a_note(index, seed) or index.graph.aliases_of(seed) for seed in found.seeds)
+        aside = walk_aside(weights, partial=partial, modelled=modelled, lead=GRAPH_LEAD)
         if aside != weights:
             found.notes.append(
                 "graph walk set aside: no name the query writes has a note or an alias of its own,"
