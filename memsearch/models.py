@@ -77,6 +77,14 @@ class Chunk:
 #: time, its mtime) say when the note was written or last edited, not what it tells of. A notebook
 #: moment's (or escalation's) own time is ``moment``.
 ENTRY_DATE_SOURCES = frozenset({"heading", "line", "filename", "moment"})
+#: Timestamp sources that say only when the file was saved (its last commit, its mtime), nothing
+#: written in it: a vault copied or committed at once has every such note saved the same day.
+SAVE_DATE_SOURCES = frozenset({"git", "mtime"})
+
+
+def save_dated(chunk: Chunk) -> bool:
+    """Whether the chunk's timestamp is only when its file was saved (see :data:`SAVE_DATE_SOURCES`)."""
+    return chunk.timestamp_source in SAVE_DATE_SOURCES
 
 
 @lru_cache(maxsize=4096)

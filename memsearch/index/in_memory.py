@@ -21,7 +21,7 @@ from memsearch.index.keyword import KeywordIndex, PackedTerms
 from memsearch.index.keyword_terms import file_keyword_terms
 from memsearch.index.temporal import TimeIndex
 from memsearch.index.vectors import VectorIndex
-from memsearch.models import Chunk, entry_dated, half_life_days
+from memsearch.models import Chunk, entry_dated, half_life_days, save_dated
 from memsearch.scan import walk_order
 
 T = TypeVar("T")
@@ -170,6 +170,7 @@ def _set_time(data: IndexData, cid: int, chunk: Chunk) -> None:
         chunk.timestamp,
         timeless=chunk.fact_type == "world",
         entry=entry_dated(chunk),
+        saved=save_dated(chunk),
         half_life=half_life_days(chunk),
     )
 

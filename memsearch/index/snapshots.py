@@ -32,7 +32,7 @@ from memsearch.index.keyword import KeywordIndex
 from memsearch.index.temporal import TimeIndex
 from memsearch.index.vectors import VectorIndex, saved_graph_settled
 from memsearch.index.versioning import crashpoint
-from memsearch.models import Chunk, entry_dated, half_life_days
+from memsearch.models import Chunk, entry_dated, half_life_days, save_dated
 from memsearch.paths import IndexLayout
 
 #: Format of a snapshot folder (a cache: a snapshot of another format is rebuilt).
@@ -155,6 +155,7 @@ def load_snapshot(folder: Path, commit: str | None = None) -> IndexData:
             chunk.timestamp,
             timeless=chunk.fact_type == "world",
             entry=entry_dated(chunk),
+            saved=save_dated(chunk),
             half_life=half_life_days(chunk),
         )
     vectors = None

@@ -34,6 +34,11 @@ YEARLY_REACH_YEARS = 100
 #: window-length outside the window (window scores halve per window-length). An edit in March says
 #: little about what happened in March; the reference note it touched is not a March memory.
 EDIT_DATE_WEIGHT = 0.5
+#: ... and a timeless note (a reference or identity note: a world fact) dated only by when its file
+#: was saved (commit time, mtime) scores nothing there: nothing written in it says when, and a vault
+#: copied or committed at once has every such note saved the same day ("what happened last week"
+#: found the reference notes of a vault made last week, not its journal).
+SAVED_TIMELESS_WEIGHT = 0.0
 #: Within a window, the more recent of two equal matches goes first: 1 + this x its decay by age.
 #: Small, so it only breaks ties. Every chunk in a window is dated, so it decays by its own date;
 #: a timeless (world) note's neutral recency would put a reference note edited in the window
@@ -76,15 +81,15 @@ def window_scores(timestamps: np.ndarray, start: datetime, end: datetime) -> np.
 
 def in_window_scores(
     timestamps: np.ndarray,
-    entry: np.ndarray,
+    date_weight: np.ndarray,
     start: datetime,
     end: datetime,
     now: datetime,
     half_life_days: HalfLife,
 ) -> np.ndarray:
-    """What a window gives each chunk: :func:`window_scores`, at :data:`EDIT_DATE_WEIGHT` for a
-    chunk not dated by its entry, times the recency tie-break. 0 when undated."""
-    scores = window_scores(timestamps, start, end) * np.where(entry, 1.0, EDIT_DATE_WEIGHT)
+    """What a window gives each chunk: :func:`window_scores` times what its date says of it
+    (``date_weight``: :meth:`TimeIndex.date_weights`), times the recency tie-break. 0 when undated."""
+    scores = window_scores(timestamps, start, end) * date_weight
     age_days = (now.timestamp() - np.nan_to_num(timestamps)) / DAY
     return (scores * (1.0 + WINDOW_RECENCY_TIEBREAK * decay(age_days, half_life_days))).astype(np.float32)
 
@@ -105,6 +110,7 @@ class TimeIndex:
         self.timestamps = np.full(0, np.nan, dtype=np.float64)
         self.timeless = np.zeros(0, dtype=bool)
         self.entry = np.zeros(0, dtype=bool)  # dated by its own entry (not by an edit of its note)
+        self.saved = np.zeros(0, dtype=bool)  # dated only by when its file was saved (commit, mtime)
         self.present = np.zeros(0, dtype=bool)  # slots past the last id, or removed, are not chunks
         self.half_lives = np.full(0, np.nan, dtype=np.float64)  # a chunk's own half-life; NaN: none
         #: Bumped by every set and remove: anything derived from the chunk table can key on it.
@@ -119,9 +125,11 @@ class TimeIndex:
         timeless: bool,
         entry: bool = True,
         half_life: float | None = None,
+        saved: bool = False,
     ) -> None:
         """``entry``: the timestamp is the chunk's own entry's date (see
         :func:`memsearch.models.entry_dated`); False for an edit date, which counts less in a window.
+        ``saved``: the timestamp is only when the file was saved (:func:`memsearch.models.save_dated`).
         ``half_life``: the chunk's own recency half-life in days (a notebook moment's decay rate,
         :func:`memsearch.models.half_life_days`), in place of the one a search gives."""
         if chunk_id >= len(self.timestamps):
@@ -132,16 +140,20 @@ class TimeIndex:
             tl[: len(self.timeless)] = self.timeless
             en = np.zeros(size, dtype=bool)
             en[: len(self.entry)] = self.entry
+            sv = np.zeros(size, dtype=bool)
+            sv[: len(self.saved)] = self.saved
             pr = np.zeros(size, dtype=bool)
             pr[: len(self.present)] = self.present
             hl = np.full(size, np.nan)
             hl[: len(self.half_lives)] = self.half_lives
             self.timestamps, self.timeless, self.entry, self.present = ts, tl, en, pr
+            self.saved = sv
             self.half_lives = hl
         self.timestamps[chunk_id] = timestamp.timestamp() if timestamp else np.nan
         self.half_lives[chunk_id] = np.nan if half_life is None else half_life
         self.timeless[chunk_id] = timeless
         self.entry[chunk_id] = entry
+        self.saved[chunk_id] = saved
         self.present[chunk_id] = True
         self.version += 1
 
@@ -159,6 +171,13 @@ class TimeIndex:
         if not mine.any():
             return half_life_days
         return np.where(mine, own, half_life_days)
+
+    def date_weights(self, ids: np.ndarray) -> np.ndarray:
+        """What each chunk's date counts for in a window: 1 for an entry's own date,
+        :data:`EDIT_DATE_WEIGHT` for an edit's, :data:`SAVED_TIMELESS_WEIGHT` for a timeless note
+        dated only by when its file was saved."""
+        edit = np.where(self.saved[ids] & self.timeless[ids], SAVED_TIMELESS_WEIGHT, EDIT_DATE_WEIGHT)
+        return np.where(self.entry[ids], 1.0, edit)
 
     def id_bound(self) -> int:
         """1 + the largest chunk id present (0 when empty): ``IndexData.n_ids`` without a pass over
@@ -227,7 +246,7 @@ class TimeIndex:
         times = self.timestamps[ids]
         half_lives = self.half_lives_of(ids, half_life_days)
         if window is not None:
-            scores = in_window_scores(times, self.entry[ids], *window, now, half_lives)
+            scores = in_window_scores(times, self.date_weights(ids), *window, now, half_lives)
         else:
             scores = recency_scores(times, self.timeless[ids], now, half_lives)
         # The cut goes through the full-length array, as before: which of several chunks tied at
@@ -287,6 +306,6 @@ class TimeIndex:
             # yearly_occurrences lists the past ones first, so their rank counts the years back
             weight = occurrence_weight(rank if span[0] <= now else None)
             half_lives = self.half_lives_of(ids, half_life_days)
-            scores = in_window_scores(times, self.entry[ids], *span, now, half_lives) * weight
+            scores = in_window_scores(times, self.date_weights(ids), *span, now, half_lives) * weight
             full[ids] = np.maximum(full[ids], scores)
         return top_hits(full, k, tie_key)

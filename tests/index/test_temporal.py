@@ -82,7 +82,7 @@ def _full_pass(index, k, now, half_life, window=None, allowed=None, candidates=N
 
     ts = index.timestamps
     if window is not None:
-        scores = in_window_scores(ts, index.entry, *window, now, half_life)
+        scores = in_window_scores(ts, index.date_weights(np.arange(len(ts))), *window, now, half_life)
         mask = index.present & ~np.isnan(ts)
     else:
         scores = recency_scores(ts, index.timeless, now, half_life)
@@ -104,7 +104,13 @@ def test_pruned_search_equals_a_pass_over_every_chunk():
             index.set(i, None, timeless=False)
         else:  # many chunks share a timestamp (a day's journal entries): ties at the cut
             when = NOW - timedelta(days=int(rng.integers(0, 2000)), hours=int(rng.integers(0, 3)) * 8)
-            index.set(i, when, timeless=bool(rng.random() < 0.2), entry=bool(rng.random() < 0.7))
+            index.set(
+                i,
+                when,
+                timeless=bool(rng.random() < 0.2),
+                entry=bool(rng.random() < 0.7),
+                saved=bool(rng.random() < 0.3),
+            )
     for i in rng.choice(3000, 200, replace=False):
         index.remove(int(i))
     for trial in range(300):
@@ -212,7 +218,8 @@ def test_yearly_search_equals_the_best_occurrence_over_every_chunk():
     index = TimeIndex()
     for i in range(2000):
         when = YEARLY_NOW - timedelta(days=int(rng.integers(-200, 1500)), hours=int(rng.integers(0, 24)))
-        index.set(i, when, timeless=bool(rng.random() < 0.1), entry=bool(rng.random() < 0.7))
+        saved = bool(rng.random() < 0.3)
+        index.set(i, when, timeless=bool(rng.random() < 0.1), entry=bool(rng.random() < 0.7), saved=saved)
     index.set(2000, None, timeless=False)
     ts = index.timestamps
     for trial in range(40):
@@ -224,7 +231,8 @@ def test_yearly_search_equals_the_best_occurrence_over_every_chunk():
         best = np.zeros(len(ts), dtype=np.float32)
         for rank, span in enumerate(yearly_occurrences(window.start, window.end, 1990, 2030, YEARLY_NOW)):
             weight = occurrence_weight(rank if span[0] <= YEARLY_NOW else None)
-            scores = in_window_scores(ts, index.entry, *span, YEARLY_NOW, 90.0) * weight
+            weights = index.date_weights(np.arange(len(ts)))
+            scores = in_window_scores(ts, weights, *span, YEARLY_NOW, 90.0) * weight
             best = np.maximum(best, np.where(np.isnan(ts), 0.0, scores))
         got = index.search(50, YEARLY_NOW, 90.0, (window.start, window.end), yearly=True)
         assert got == top_hits(best, 50), trial
@@ -303,3 +311,22 @@ def test_a_chunk_s_own_half_life_replaces_the_search_s():
     assert [h.chunk_id for h in index.search(3, NOW, 90.0)] == [2, 0, 1]
     index.set(1, month_ago, timeless=False)  # set again without one: the search's again
     assert abs({h.chunk_id: h.score for h in index.search(10, NOW, 90.0)}[1] - scores[0]) < 1e-6
+
+
+def test_a_timeless_note_dated_only_by_its_save_is_no_memory_of_a_window():
+    """In a window, an entry's own date counts in full, an edit's (frontmatter ``updated``) at
+    EDIT_DATE_WEIGHT, and a reference note dated only by when its file was saved not at all: a vault
+    copied or committed at once has every such note saved that day. A journal file saved then (no
+    date in it) is an experience, still counted as an edit."""
+    from memsearch.index.temporal import EDIT_DATE_WEIGHT
+
+    index = TimeIndex()
+    day = datetime(2026, 11, 25, 12, tzinfo=UTC)
+    index.set(0, day, timeless=False, entry=True)  # journal/2026-11-25.md
+    index.set(1, day, timeless=True, entry=False)  # reference note, frontmatter updated: 2026-11-25
+    index.set(2, day, timeless=True, entry=False, saved=True)  # reference note, mtime only
+    index.set(3, day, timeless=False, entry=False, saved=True)  # journal/notes.md, mtime only
+    assert index.date_weights(np.arange(4)).tolist() == [1.0, EDIT_DATE_WEIGHT, 0.0, EDIT_DATE_WEIGHT]
+    window = (datetime(2026, 11, 23, tzinfo=UTC), datetime(2026, 11, 30, tzinfo=UTC))
+    found = index.search(10, datetime(2026, 12, 4, tzinfo=UTC), 90.0, window)
+    assert found[0].chunk_id == 0 and {h.chunk_id for h in found} == {0, 1, 3}

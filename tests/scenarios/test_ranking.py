@@ -243,3 +243,35 @@ def test_a_walk_from_a_name_the_vault_only_mentions_is_set_aside_on_a_partial_ma
         response = engine.search(PARTIAL, k=5, now=NOW, explain=True)
         assert not any("set aside" in note for note in response.health.notes)
         assert graph_parts(response) > 0
+
+
+def test_what_happened_last_week_is_not_a_note_saved_last_week(tmp_path):
+    """A vault made (or copied) last week: its reference and identity notes have no date but their
+    files' mtime, which falls in "last week". They are no memory of last week: with no entry dated
+    then, nothing resonates; with one, it is the answer, alone."""
+    import os
+    from datetime import datetime
+
+    now = "2026-12-04T12:00:00"
+    saved = datetime(2026, 11, 25, 9, 0).timestamp()  # Wednesday of last week
+    vault = tmp_path / "vault"
+    files = {
+        "reference/tools.md": "# Tools\n\nHelix as the editor, fish as the shell.\n",
+        "system/identity.md": "# Identity\n\nI keep Jo's notes and her calendar.\n",
+        "journal/2026-03-02.md": "# 2026-03-02\n\nRepotted the basil.\n",
+    }
+    for rel, text in files.items():
+        path = vault / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        os.utime(path, (saved, saved))
+    index_vault(vault)
+    with open_index(vault) as engine:
+        response = engine.search("what happened last week", k=5, now=now)
+        assert response.signal.level == "none" and response.results == ()
+    entry = vault / "journal/2026-11-26.md"
+    entry.write_text("# 2026-11-26\n\nThe boiler was serviced.\n", encoding="utf-8")
+    index_vault(vault)
+    with open_index(vault) as engine:
+        response = engine.search("what happened last week", k=5, now=now)
+        assert [r.path for r in response.results] == ["journal/2026-11-26.md"]
