@@ -123,8 +123,27 @@ def test_paths_to_names_the_seed_or_the_hop_that_reached_a_chunk():
     graph.add(2, ["Ed25519"])  # the algorithm note names neither the project nor "signing keys"
     graph.add(3, ["groceries"])
     assert graph.paths_to(["project aster"], 0) == ["names project aster"]
-    assert graph.paths_to(["project aster"], 1) == ["via project aster -> signing keys"]
+    assert graph.paths_to(["project aster"], 1) == [  # the stronger way first
+        "via project aster -> signing keys",
+        "via project aster -> signing keys -> ed25519",
+    ]
     assert graph.paths_to(["project aster"], 3) == []
+
+
+def test_a_note_two_hops_from_the_seed_is_reached_below_the_one_between():
+    """The design's chain: the project's note names the signing keys, whose note names Ed25519,
+    whose note names neither the project nor the keys. The second hop reaches it, decayed twice,
+    and says how."""
+    from memsearch.index.graph import EntityGraph
+
+    graph = EntityGraph()
+    graph.add(0, ["Project Aster", "signing keys"])
+    graph.add(1, ["signing keys", "Ed25519"])
+    graph.add(2, ["Ed25519"])
+    graph.add(3, ["groceries"])
+    scores = dict((h.chunk_id, h.score) for h in graph.search(["project aster"], k=10, n_ids=4))
+    assert set(scores) == {0, 1, 2} and scores[0] > scores[1] > scores[2] > 0
+    assert graph.paths_to(["project aster"], 2) == ["via project aster -> signing keys -> ed25519"]
 
 
 def test_a_first_name_alone_stands_for_the_one_two_word_name_it_begins():
