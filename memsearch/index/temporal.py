@@ -34,11 +34,12 @@ YEARLY_REACH_YEARS = 100
 #: window-length outside the window (window scores halve per window-length). An edit in March says
 #: little about what happened in March; the reference note it touched is not a March memory.
 EDIT_DATE_WEIGHT = 0.5
-#: ... and a timeless note (a reference or identity note: a world fact) dated only by when its file
-#: was saved (commit time, mtime) scores nothing there: nothing written in it says when, and a vault
-#: copied or committed at once has every such note saved the same day ("what happened last week"
-#: found the reference notes of a vault made last week, not its journal).
-SAVED_TIMELESS_WEIGHT = 0.0
+#: ... and a chunk dated only by when its file was saved (commit time, mtime) scores nothing there:
+#: nothing written in it says when, and a vault copied or committed at once has every such note
+#: saved the same day ("what happened last week" found the identity notes and a book of a vault
+#: made last week, not its journal). Recency, which only orders what the other lists found, still
+#: reads it.
+SAVED_DATE_WEIGHT = 0.0
 #: Within a window, the more recent of two equal matches goes first: 1 + this x its decay by age.
 #: Small, so it only breaks ties. Every chunk in a window is dated, so it decays by its own date;
 #: a timeless (world) note's neutral recency would put a reference note edited in the window
@@ -174,9 +175,8 @@ class TimeIndex:
 
     def date_weights(self, ids: np.ndarray) -> np.ndarray:
         """What each chunk's date counts for in a window: 1 for an entry's own date,
-        :data:`EDIT_DATE_WEIGHT` for an edit's, :data:`SAVED_TIMELESS_WEIGHT` for a timeless note
-        dated only by when its file was saved."""
-        edit = np.where(self.saved[ids] & self.timeless[ids], SAVED_TIMELESS_WEIGHT, EDIT_DATE_WEIGHT)
+        :data:`EDIT_DATE_WEIGHT` for an edit's, :data:`SAVED_DATE_WEIGHT` for a file's save."""
+        edit = np.where(self.saved[ids], SAVED_DATE_WEIGHT, EDIT_DATE_WEIGHT)
         return np.where(self.entry[ids], 1.0, edit)
 
     def id_bound(self) -> int:

@@ -313,11 +313,10 @@ def test_a_chunk_s_own_half_life_replaces_the_search_s():
     assert abs({h.chunk_id: h.score for h in index.search(10, NOW, 90.0)}[1] - scores[0]) < 1e-6
 
 
-def test_a_timeless_note_dated_only_by_its_save_is_no_memory_of_a_window():
+def test_a_note_dated_only_by_its_save_is_no_memory_of_a_window():
     """In a window, an entry's own date counts in full, an edit's (frontmatter ``updated``) at
-    EDIT_DATE_WEIGHT, and a reference note dated only by when its file was saved not at all: a vault
-    copied or committed at once has every such note saved that day. A journal file saved then (no
-    date in it) is an experience, still counted as an edit."""
+    EDIT_DATE_WEIGHT, and a note dated only by when its file was saved not at all: a vault copied
+    or committed at once has every such note saved that day."""
     from memsearch.index.temporal import EDIT_DATE_WEIGHT
 
     index = TimeIndex()
@@ -325,8 +324,10 @@ def test_a_timeless_note_dated_only_by_its_save_is_no_memory_of_a_window():
     index.set(0, day, timeless=False, entry=True)  # journal/2026-11-25.md
     index.set(1, day, timeless=True, entry=False)  # reference note, frontmatter updated: 2026-11-25
     index.set(2, day, timeless=True, entry=False, saved=True)  # reference note, mtime only
-    index.set(3, day, timeless=False, entry=False, saved=True)  # journal/notes.md, mtime only
-    assert index.date_weights(np.arange(4)).tolist() == [1.0, EDIT_DATE_WEIGHT, 0.0, EDIT_DATE_WEIGHT]
+    index.set(3, day, timeless=False, entry=False, saved=True)  # literature/book.md, mtime only
+    assert index.date_weights(np.arange(4)).tolist() == [1.0, EDIT_DATE_WEIGHT, 0.0, 0.0]
     window = (datetime(2026, 11, 23, tzinfo=UTC), datetime(2026, 11, 30, tzinfo=UTC))
     found = index.search(10, datetime(2026, 12, 4, tzinfo=UTC), 90.0, window)
-    assert found[0].chunk_id == 0 and {h.chunk_id for h in found} == {0, 1, 3}
+    assert [h.chunk_id for h in found] == [0, 1]
+    # recency, with no window, still reads the save
+    assert {h.chunk_id for h in index.search(10, datetime(2026, 12, 4, tzinfo=UTC), 90.0)} == {0, 1, 2, 3}

@@ -246,9 +246,9 @@ def test_a_walk_from_a_name_the_vault_only_mentions_is_set_aside_on_a_partial_ma
 
 
 def test_what_happened_last_week_is_not_a_note_saved_last_week(tmp_path):
-    """A vault made (or copied) last week: its reference and identity notes have no date but their
-    files' mtime, which falls in "last week". They are no memory of last week: with no entry dated
-    then, nothing resonates; with one, it is the answer, alone."""
+    """A vault made (or copied) last week: its reference and identity notes and its book have no
+    date but their files' mtime, which falls in "last week". They are no memory of last week: with
+    no entry dated then, nothing resonates; with one, it is the answer, alone."""
     import os
     from datetime import datetime
 
@@ -259,6 +259,7 @@ def test_what_happened_last_week_is_not_a_note_saved_last_week(tmp_path):
         "reference/tools.md": "# Tools\n\nHelix as the editor, fish as the shell.\n",
         "system/identity.md": "# Identity\n\nI keep Jo's notes and her calendar.\n",
         "journal/2026-03-02.md": "# 2026-03-02\n\nRepotted the basil.\n",
+        "literature/the-long-key.md": "# The Long Key\n\n## Chapter 1\n\nThe ferry left at dawn.\n",
     }
     for rel, text in files.items():
         path = vault / rel
