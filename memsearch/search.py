@@ -574,10 +574,10 @@ def _retrieve_keyword(asked: _Asked, found: _Found, explain: bool) -> None:
             for gloss in parsed.glosses
             if getattr(gloss, "written", None)
         )
-    found.form_only = bool(query_weights) and not informative(query_weights)
-    if found.form_only:
-        # Only the question's form is left ("what happened", once "last week" is the window):
-        # a keyword hit on it would be won by scaffolding alone.
+    # Only the question's form is left ("what happened", once "last week" is the window), or no
+    # word at all ("what did I do" is stopwords): a keyword hit on it would be won by scaffolding.
+    found.form_only = not informative(query_weights)
+    if found.form_only and query_weights:
         found.skipped["keyword"] = "the query has only question-form words (what happened, tell me ...)"
     elif query_weights:
         hits = found.lists["keyword"] = asked.backend.keyword_top(

@@ -276,3 +276,23 @@ def test_what_happened_last_week_is_not_a_note_saved_last_week(tmp_path):
     with open_index(vault) as engine:
         response = engine.search("what happened last week", k=5, now=now)
         assert [r.path for r in response.results] == ["journal/2026-11-26.md"]
+
+
+def test_a_question_of_stopwords_and_a_window_is_answered_by_the_window(tmp_path):
+    """ "What did I do in May": once the window is read, the rest is stopwords, the question's form
+    alone; the passages nearest to it in meaning read like an answer in any month ("what did I do
+    all day?" on April 29th), so the window's entries answer it, as for "what happened in May"."""
+    vault = tmp_path / "vault"
+    files = {
+        "journal/2025-04-29.md": "# 2025-04-29\n\nWhat did I do all day? I did not do much, I did.\n",
+        "journal/2025-05-06.md": "# 2025-05-06\n\nFlashed the garden controller board.\n",
+        "journal/2025-05-20.md": "# 2025-05-20\n\nBought compost and seed trays.\n",
+    }
+    for rel, text in files.items():
+        path = vault / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    index_vault(vault)
+    with open_index(vault) as engine:
+        response = engine.search("what did I do in May", k=3, now=NOW)
+        assert {r.path for r in response.results[:2]} == {"journal/2025-05-06.md", "journal/2025-05-20.md"}
