@@ -34,13 +34,21 @@ FILES = {
 }
 
 
-@pytest.fixture(scope="module")
-def engine(tmp_path_factory):
-    vault = tmp_path_factory.mktemp("ranking") / "vault"
-    for rel, text in FILES.items():
+def write_vault(vault, files: dict[str, str]) -> list:
+    """The files, written under ``vault``; their paths."""
+    paths = []
+    for rel, text in files.items():
         path = vault / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
+        paths.append(path)
+    return paths
+
+
+@pytest.fixture(scope="module")
+def engine(tmp_path_factory):
+    vault = tmp_path_factory.mktemp("ranking") / "vault"
+    write_vault(vault, FILES)
     index_vault(vault)
     with open_index(vault) as opened:
         yield opened
@@ -172,9 +180,7 @@ def test_a_question_asking_only_for_a_day_ranks_the_nearer_past_first(tmp_path):
             "# Meetings\n\nWhat happens at the weekly sync: each person gives a short update.\n"
         ),
     }
-    for rel, text in files.items():
-        (vault / rel).parent.mkdir(parents=True, exist_ok=True)
-        (vault / rel).write_text(text, encoding="utf-8")
+    write_vault(vault, files)
     index_vault(vault)
     with open_index(vault) as opened:
         response = opened.search("What happened on March 26?", k=5, now="2026-04-20T12:00:00", explain=True)
@@ -225,10 +231,7 @@ def test_a_walk_from_a_name_the_vault_only_mentions_is_set_aside_on_a_partial_ma
     asked, so it takes no part, and the response says why. A note named after TNF makes it an
     entity the vault describes, and the walk is back."""
     vault = tmp_path / "vault"
-    for rel, text in ABSTRACTS.items():
-        path = vault / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
+    write_vault(vault, ABSTRACTS)
     index_vault(vault)
     with open_index(vault) as engine:
         response = engine.search(PARTIAL, k=5, now=NOW, explain=True)
@@ -261,10 +264,7 @@ def test_what_happened_last_week_is_not_a_note_saved_last_week(tmp_path):
         "journal/2026-03-02.md": "# 2026-03-02\n\nRepotted the basil.\n",
         "literature/the-long-key.md": "# The Long Key\n\n## Chapter 1\n\nThe ferry left at dawn.\n",
     }
-    for rel, text in files.items():
-        path = vault / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
+    for path in write_vault(vault, files):
         os.utime(path, (saved, saved))
     index_vault(vault)
     with open_index(vault) as engine:
@@ -288,10 +288,7 @@ def test_a_question_of_stopwords_and_a_window_is_answered_by_the_window(tmp_path
         "journal/2025-05-06.md": "# 2025-05-06\n\nFlashed the garden controller board.\n",
         "journal/2025-05-20.md": "# 2025-05-20\n\nBought compost and seed trays.\n",
     }
-    for rel, text in files.items():
-        path = vault / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
+    write_vault(vault, files)
     index_vault(vault)
     with open_index(vault) as engine:
         response = engine.search("what did I do in May", k=3, now=NOW)
