@@ -3,10 +3,10 @@
 A query's entities seed a decayed walk: a chunk that names a seed scores the seed's weight; a
 chunk that names an entity *associated* with a seed (they co-occur, or one file links the other)
 scores a decayed share of it, so "redflag" reaches chunks about "Ed25519" whose words never say
-redflag; and a chunk that names an entity associated with one of those (the seed's strongest
-:data:`SECOND_HOPS` neighbours, each through its own strongest :data:`SECOND_HOPS`) scores that
-share decayed again: the project's note names the signing keys, whose note names the algorithm,
-whose note names neither the project nor anything the query says.
+redflag; and a chunk that names an entity associated with one of the seed's strongest neighbours
+(:data:`SECOND_HOPS_THROUGH`, :data:`SECOND_HOPS`) scores that share decayed again: the project's
+note names the signing keys, whose note names the algorithm, whose note names neither the project
+nor anything the query says.
 Hubs are damped twice: a seed's weight is its idf (an entity in every chunk says nothing), and
 association is normalised by both ends' frequencies, so a hub's neighbours do not flood the list.
 Fan-out is capped, so a query costs well under a millisecond; nothing here rebuilds a matrix per
@@ -41,11 +41,14 @@ HOP_DECAY = 0.5
 #: Neighbours followed from each seed, strongest first.
 MAX_FANOUT = 50
 #: A second hop (decayed twice) reaches a note two links from the seed: among the neighbours of the
-#: seed's SECOND_HOPS strongest neighbours (SECOND_HOPS of each), the SECOND_HOPS strongest are
-#: followed. Measured (eval/run.py, 2026-12-04): every fused hit@3 of both vaults, LoCoMo and
-#: SciFact unchanged, shared MRR@10 0.765 -> 0.771; the issue's Project Aster question (the
+#: seed's SECOND_HOPS_THROUGH strongest neighbours (SECOND_HOPS of each), the SECOND_HOPS strongest
+#: are followed. Measured (eval/run.py, 2026-12-04): every fused hit@3 of both vaults, LoCoMo and
+#: SciFact unchanged, shared MRR@10 0.765 -> 0.772; the issue's Project Aster question (the
 #: algorithm's note, two links from the project's) 4th -> 3rd on a 21-file vault of that kind.
-#: Following every second hop found (up to 100) cost 2 ms a query at 100k chunks (eval/bench.py).
+#: Reading a neighbour's neighbours is a pass over its chunks, once per seed and graph version: at
+#: 100k chunks, through ten neighbours the first pass over the bench's queries took 1.1 ms a query
+#: more (graph stage p50 2.34 -> 3.49 ms), through three 0.3 ms, with the same answers here.
+SECOND_HOPS_THROUGH = 3
 SECOND_HOPS = 10
 #: Longest entity name, in words, looked for in a query.
 MAX_ENTITY_WORDS = 5
@@ -279,10 +282,10 @@ class EntityGraph:
 
     def _hops(self, seed: str) -> list[tuple[float, str, tuple[str, ...]]]:
         """What a seed passes on (its weight is its idf): (share, entity, the entities between) for
-        each of its strongest neighbours, then for theirs (:data:`SECOND_HOPS`), each hop decayed by
+        each of its strongest neighbours, then for theirs (:data:`SECOND_HOPS_THROUGH`), each hop decayed by
         :data:`HOP_DECAY` and its association; either end being a hub damps a hop (the weaker idf
         bounds it). An entity one hop away is not reached again at two. Kept per seed until the
-        graph changes (the second hops read the neighbours of ten neighbours)."""
+        graph changes (the second hops read the neighbours of its strongest neighbours)."""
         hops = self._hop_lists.get(seed)
         if hops is not None:
             return hops
@@ -291,7 +294,7 @@ class EntityGraph:
         hops = [(HOP_DECAY * assoc * min(weight, idf_other), other, ()) for assoc, other, idf_other in first]
         near = {seed, *(other for _, other, _ in first)}
         second: dict[str, tuple[float, str]] = {}
-        for assoc, other, idf_other in first[:SECOND_HOPS]:
+        for assoc, other, idf_other in first[:SECOND_HOPS_THROUGH]:
             for assoc2, far, idf_far in self._strongest(other)[:SECOND_HOPS]:
                 if far not in near:
                     share = HOP_DECAY * HOP_DECAY * assoc * assoc2 * min(weight, idf_other, idf_far)

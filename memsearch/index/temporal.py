@@ -28,9 +28,9 @@ NEAREST_YEAR_BONUS = 0.1
 YEARLY_BONUS_DECAY = 0.5
 #: Years a yearly window reaches back from now at most: a life's memories, not a stray date in 1066.
 YEARLY_REACH_YEARS = 100
-#: Inside a window, a chunk dated only by when its note was written or edited (frontmatter
-#: ``updated``/``date``, commit time, mtime: not an entry's own date, see
-#: :func:`memsearch.models.entry_dated`) scores this fraction of an entry's: as much as an entry one
+#: Inside a window, a chunk dated only by when its note says it was written or edited (frontmatter
+#: ``updated``/``date``: not an entry's own date, see :func:`memsearch.models.entry_dated`) scores
+#: this fraction of an entry's: as much as an entry one
 #: window-length outside the window (window scores halve per window-length). An edit in March says
 #: little about what happened in March; the reference note it touched is not a March memory.
 EDIT_DATE_WEIGHT = 0.5
