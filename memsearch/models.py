@@ -279,6 +279,8 @@ class Evidence:
     semantic_sample: int | None = None  # the vectors the standout was measured against
     window_entries: int | None = None  # dated chunks inside the query's window
     entities: int = 0  # known entities the query names
+    identifiers: int = 0  # identifiers the query writes ("PO-7781", "sign_ed25519()") that the vault holds
+    identifiers_missing: int = 0  # ... and those it does not
     #: The script of the passage nearest in meaning when the embedder reads many languages and that
     #: script is not the query's (a question asked in one language of a memory kept in another).
     other_script: str | None = None

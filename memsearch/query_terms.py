@@ -190,6 +190,30 @@ def without_names(weights: Mapping[str, float], names: Iterable[str]) -> dict[st
     return rest if named and len(rest) < len(weights) else {}
 
 
+#: A word of the query as written: word characters joined by identifier punctuation, an optional
+#: call's "()" (the keyword tokenizer's compound token).
+_WRITTEN = re.compile(r"\w+(?:[._\-:/@]\w+)*(?:\(\))?")
+#: An ordinal or a measure ("3rd", "29th", "10C", "55km"): digits and letters, but a quantity, not
+#: the name of one thing.
+_QUANTITY = re.compile(r"\d+[^\W\d_]+")
+
+
+def identifiers(text: str) -> list[str]:
+    """The identifiers a query writes, as written: codes that name one thing ("PO-7781",
+    "E_SCHED_OVERLAP", "sign_ed25519()", commit "a4c91e7", "hw/valves_v2.pdf"): a word with an
+    inner underscore or a call's brackets, or one mixing letters and digits that is no ordinal or
+    measure ("3rd", "10C"). Plain words and numbers are not: "order", "2024", "x-ray"."""
+    found = []
+    for match in _WRITTEN.finditer(text):
+        word = match.group(0)
+        has_digit = any(ch.isdigit() for ch in word)
+        has_letter = any(ch.isalpha() for ch in word)
+        coded = ("_" in word and has_letter) or word.endswith("()")
+        if coded or (has_digit and has_letter and not _QUANTITY.fullmatch(word)):
+            found.append(word)
+    return list(dict.fromkeys(found))
+
+
 def informative(weights: Mapping[str, float]) -> bool:
     """Whether the query holds at least one content term (not only its question form)."""
     return any(w >= 1.0 for w in weights.values())

@@ -12,14 +12,18 @@ vault's score scale:
   query's cosine to the vault at large (a fixed sample of its vectors). A paraphrase shares no
   word with its answer, but its answer stands out in meaning; a topical near-miss does not.
 - **window**: dated entries inside the time window the query names.
+- **identifiers**: the codes the query writes ("PO-7781", "sign_ed25519()"), held whole by the vault
+  or not. A code names one thing: the vault holding it says where the memory is, whatever share of
+  the question's other words it lacks.
 
-``strong``: the vault holds most of what the query asks, or a passage stands out in meaning, or
-the query's window holds entries. ``none``: not one informative word of the query is in the vault
-and nothing stands out in meaning, or nothing matched at all; such a response carries no results
-unless they are asked for. ``thin`` otherwise: results are shown, and their weakness is said. (A
-vault of a dozen passages cannot show a standout at all: there, a query none of whose words it uses
-is ``thin``, not ``none``. Nor is it ``none`` when the embedder reads many languages and the passage
-nearest in meaning is in another script than the query: its words are missing in that language only.)
+``strong``: the vault holds most of what the query asks, or every identifier it writes, or a
+passage stands out in meaning, or the query's window holds entries. ``none``: not one informative
+word of the query is in the vault and nothing stands out in meaning, or nothing matched at all;
+such a response carries no results unless they are asked for. ``thin`` otherwise: results are
+shown, and their weakness is said. (A vault of a dozen passages cannot show a standout at all:
+there, a query none of whose words it uses is ``thin``, not ``none``. Nor is it ``none`` when the
+embedder reads many languages and the passage nearest in meaning is in another script than the
+query: its words are missing in that language only.)
 """
 
 from __future__ import annotations
@@ -62,6 +66,9 @@ def judge(evidence: Evidence) -> Signal:
         return Signal(STRONG, f"{e.window_entries} entries are dated in the query's time window", e)
     if e.missing_share is not None and e.missing_share < MISSING_SHARE_THIN:
         return Signal(STRONG, "the vault holds the query's informative words", e)
+    if e.identifiers and not e.identifiers_missing:
+        which = "the identifier" if e.identifiers == 1 else f"all {e.identifiers} identifiers"
+        return Signal(STRONG, f"the vault holds {which} the query writes", e)
     if standout:
         return Signal(STRONG, f"a passage stands out in meaning ({z:.1f} sd above the vault at large)", e)
     missing_all = e.missing_share is not None and e.missing_share >= ALL_MISSING

@@ -47,7 +47,14 @@ from memsearch.models import (
     importance_prior,
 )
 from memsearch.query import Filters, ParsedQuery
-from memsearch.query_terms import asks_for_current, asks_for_event, informative, term_weights, without_names
+from memsearch.query_terms import (
+    asks_for_current,
+    asks_for_event,
+    identifiers,
+    informative,
+    term_weights,
+    without_names,
+)
 from memsearch.resonance import NONE, Evidence, judge
 from memsearch.retrieval import BackendCall
 from memsearch.scripts import WRITTEN_IN_SHARE, main_script, script_shares
@@ -60,7 +67,7 @@ from memsearch.speakers import (
     transcript_replies,
     transcript_speakers,
 )
-from memsearch.tokenize import language_of, text_language
+from memsearch.tokenize import language_of, text_language, tokenize
 
 STRATEGIES: tuple[str, ...] = ("semantic", "keyword", "graph", "time")
 #: A query vector's ranked list is named by its modality after this ("vector:audio"): one more
@@ -402,6 +409,8 @@ class _Found:
     beyond_names: float | None = None  # the keyword head's share of what the query asks beyond its names
     head_lacks_rarest: bool = False  # ... and whether it lacks the rarest word of that (_lacks_rarest)
     missing_share: float | None = None  # of the query's own words' weight, in words the vault lacks
+    identifiers_held: int = 0  # identifiers the query writes that the vault holds whole
+    identifiers_missing: int = 0  # ... and those it does not
     anchors: dict[int, Anchor] = field(default_factory=dict)  # the links on the text lists' heads
     seeds: list[str] = field(default_factory=list)  # the entities the graph walk starts from
 
@@ -600,6 +609,13 @@ def _retrieve_keyword(asked: _Asked, found: _Found, explain: bool) -> None:
             index.keyword.query_weight(query_weights.written())[0] if query_weights.glossed else total
         )
         found.missing_share = min(1.0, missing / written_total) if written_total > 0 else None
+        # An identifier is one thing's name: the vault holding it whole ("PO-7781", not "po" and
+        # "7781" apart) says where the memory is, whatever else the question's words are.
+        for written in identifiers(parsed.text):
+            if index.keyword.holds(tokenize(written)[0]):
+                found.identifiers_held += 1
+            else:
+                found.identifiers_missing += 1
         found.ran.append("keyword")
     else:
         found.skipped["keyword"] = "the query has no searchable terms (only stopwords or punctuation)"
@@ -918,6 +934,8 @@ def _resonate(
                 sum(1 for h in found.lists.get("time", ()) if h.score >= 1.0) if parsed.window else None
             ),
             entities=len(parsed.entities),
+            identifiers=found.identifiers_held,
+            identifiers_missing=found.identifiers_missing,
             other_script=nearest_in_other_script(index, found.lists.get("semantic"), asked_in),
         )
     )

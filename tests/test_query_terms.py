@@ -6,6 +6,7 @@ from memsearch.index.keyword import KeywordIndex
 from memsearch.query_terms import (
     SCAFFOLD_WEIGHT,
     asks_for_event,
+    identifiers,
     informative,
     is_scaffolding,
     term_weights,
@@ -99,3 +100,19 @@ def test_a_name_and_its_gloss_are_one_word_missing_only_if_missing_in_both_spell
     assert missing == pytest.approx(total)
     total, missing = index.query_weight(term_weights("王磊", glosses=("wang lei",)))
     assert 0 < missing < total
+
+
+@pytest.mark.parametrize(
+    ("query", "written"),
+    [
+        ("What was purchase order PO-7781 for?", ["PO-7781"]),
+        ("what did commit a4c91e7 do", ["a4c91e7"]),
+        ("How does reserve_slot() stop double bookings?", ["reserve_slot()"]),
+        ("Where is TALLY_SLOT_MINUTES set, and __init__?", ["TALLY_SLOT_MINUTES", "__init__"]),
+        ("When did kcb_revc.kicad_pcb go to the fab?", ["kcb_revc.kicad_pcb"]),
+        ("What happened on the 3rd of March 2024?", []),  # an ordinal and a year
+        ("How long at 10C, 12_000 steps, an x-ray?", []),  # a measure, a number, a hyphenated word
+    ],
+)
+def test_an_identifier_is_a_code_that_names_one_thing(query, written):
+    assert identifiers(query) == written

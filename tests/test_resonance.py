@@ -83,3 +83,12 @@ def test_unknown_words_near_a_passage_in_another_script_are_thin_not_none():
     assert signal.level == "thin" and "another script (Japanese kana)" in signal.reason
     same_script = Evidence(results=5, informative_terms=2, missing_share=1.0, semantic_z=2.0)
     assert judge(same_script).level == "none"
+
+
+def test_an_identifier_the_vault_holds_is_strong_whatever_words_it_lacks():
+    """ "What was purchase order PO-7781 for?" in a vault that writes "PO-7781" but never "purchase":
+    the code names one thing, and the vault holds it."""
+    words = {"results": 5, "informative_terms": 4, "missing_share": 0.45, "semantic_z": 3.0}
+    signal = judge(Evidence(**words, identifiers=1))
+    assert signal.level == "strong" and "identifier" in signal.reason
+    assert judge(Evidence(**words, identifiers=1, identifiers_missing=1)).level == "thin"

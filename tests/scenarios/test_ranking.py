@@ -136,6 +136,29 @@ def test_in_a_vault_of_a_few_notes_an_unknown_word_is_thin_and_the_results_are_s
     assert response.results
 
 
+def test_a_question_naming_an_identifier_the_vault_holds_is_strong(tmp_path):
+    """The vault writes "PO-7781" but never "purchase" nor "order": two of the question's rarest
+    words are missing, yet the code it names is there whole. A code the vault does not hold, or only
+    in parts ("PO" and "7781" apart), is no such evidence."""
+    vault = tmp_path / "vault"
+    write_vault(
+        vault,
+        {
+            "journal/2025-03-04.md": "# 2025-03-04\n\nPO-7781 went to Bramble: two boxes of gloves.\n",
+            "journal/2025-03-05.md": "# 2025-03-05\n\nGloves arrived; PO 7782 still open with the lab.\n",
+            "reference/suppliers.md": "# Suppliers\n\nBramble for gloves and swabs, the lab for bloods.\n",
+        },
+    )
+    index_vault(vault)
+    with open_index(vault) as opened:
+        held = opened.search("What was purchase order PO-7781 for?", k=5, now=NOW)
+        apart = opened.search("What was purchase order PO-7782 for?", k=5, now=NOW)
+    assert held.signal.evidence.missing_share >= 0.25  # the words alone would call it thin
+    assert held.signal.level == "strong" and "identifier" in held.signal.reason
+    assert held.results[0].path == "journal/2025-03-04.md"
+    assert apart.signal.level == "thin" and apart.signal.evidence.identifiers_missing == 1
+
+
 def test_the_share_of_the_query_the_vault_lacks_does_not_depend_on_how_many_nicknames_it_declares(tmp_path):
     """A gloss is the vault's other name for a word the query writes: a second nickname for Jun Park
     must not make "the zeppelin" (a word no note uses) weigh less of the question."""
