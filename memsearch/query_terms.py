@@ -193,6 +193,10 @@ def without_names(weights: Mapping[str, float], names: Iterable[str]) -> dict[st
 #: A word of the query as written: word characters joined by identifier punctuation, an optional
 #: call's "()" (the keyword tokenizer's compound token).
 _WRITTEN = re.compile(r"\w+(?:[._\-:/@]\w+)*(?:\(\))?")
+#: What joins the parts of a code ("PO-7781", "tally:2025.07.1", "SRV/0913/OR").
+_JOINERS = frozenset(".-:/@")
+#: A code written without joiners is at least this long (a short commit hash, "a4c91e7").
+CODE_LENGTH = 6
 #: An ordinal or a measure ("3rd", "29th", "10C", "55km"): digits and letters, but a quantity, not
 #: the name of one thing.
 _QUANTITY = re.compile(r"\d+[^\W\d_]+")
@@ -201,15 +205,18 @@ _QUANTITY = re.compile(r"\d+[^\W\d_]+")
 def identifiers(text: str) -> list[str]:
     """The identifiers a query writes, as written: codes that name one thing ("PO-7781",
     "E_SCHED_OVERLAP", "sign_ed25519()", commit "a4c91e7", "hw/valves_v2.pdf"): a word with an
-    inner underscore or a call's brackets, or one mixing letters and digits that is no ordinal or
-    measure ("3rd", "10C"). Plain words and numbers are not: "order", "2024", "x-ray"."""
+    inner underscore or a call's brackets; or one mixing letters and digits that is no ordinal or
+    measure ("3rd", "10C") and is joined by identifier punctuation or runs to :data:`CODE_LENGTH`
+    characters. A short model or product name ("ESP32", "B12", "MP3") is what notes are about, not
+    the name of one record; plain words and numbers are not codes either: "order", "2024", "x-ray"."""
     found = []
     for match in _WRITTEN.finditer(text):
         word = match.group(0)
         has_digit = any(ch.isdigit() for ch in word)
         has_letter = any(ch.isalpha() for ch in word)
         coded = ("_" in word and has_letter) or word.endswith("()")
-        if coded or (has_digit and has_letter and not _QUANTITY.fullmatch(word)):
+        joined = len(word) >= CODE_LENGTH or any(ch in _JOINERS for ch in word)
+        if coded or (has_digit and has_letter and joined and not _QUANTITY.fullmatch(word)):
             found.append(word)
     return list(dict.fromkeys(found))
 

@@ -112,6 +112,8 @@ def test_a_name_and_its_gloss_are_one_word_missing_only_if_missing_in_both_spell
         ("When did kcb_revc.kicad_pcb go to the fab?", ["kcb_revc.kicad_pcb"]),
         ("What happened on the 3rd of March 2024?", []),  # an ordinal and a year
         ("How long at 10C, 12_000 steps, an x-ray?", []),  # a measure, a number, a hyphenated word
+        ("Which ESP32 board, and the B12 and MP3 notes?", []),  # model and product names
+        ("What runs on the STM32G431?", ["STM32G431"]),  # a part number
     ],
 )
 def test_an_identifier_is_a_code_that_names_one_thing(query, written):
