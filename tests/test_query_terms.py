@@ -114,6 +114,8 @@ def test_a_name_and_its_gloss_are_one_word_missing_only_if_missing_in_both_spell
         ("How long at 10C, 12_000 steps, an x-ray?", []),  # a measure, a number, a hyphenated word
         ("Which ESP32 board, and the B12 and MP3 notes?", []),  # model and product names
         ("What runs on the STM32G431?", ["STM32G431"]),  # a part number
+        ("用sign_ed25519()签名是什么", ["sign_ed25519()"]),  # inside unspaced script
+        ("PO-7781の件", ["PO-7781"]),
     ],
 )
 def test_an_identifier_is_a_code_that_names_one_thing(query, written):
