@@ -55,6 +55,40 @@ def test_a_loss_is_a_gold_file_a_strategy_alone_ranks_in_its_top_3_and_fused_doe
     assert "pa-1 (fused 5, semantic 2)" in report
 
 
+def classes_at(**hit3: float) -> dict:
+    return {"classes": {c: {"hit@3": v} for c, v in hit3.items()}, "latency": {}}
+
+
+def test_the_bounds_say_which_held_out_bound_a_run_meets():
+    summary = {
+        "runs": {
+            "fused": classes_at(exact=1.0, paraphrase=0.3, alias=0.9, overall=0.86),
+            "semantic": classes_at(exact=0.7, paraphrase=0.4, alias=0.5, overall=0.5),
+            "keyword": classes_at(exact=1.0, paraphrase=0.1, alias=0.9, overall=0.6),
+            "no-semantic": classes_at(exact=1.0, paraphrase=0.05, alias=0.9, overall=0.8),
+            "no-graph": classes_at(exact=1.0, paraphrase=0.3, alias=0.85, overall=0.85),
+        },
+        "signal": {
+            "none_flagged_none_or_thin": 0.9,
+            "answerable_flagged_none": 0.0,
+            "answerable_flagged_thin": 0.21,
+        },
+    }
+    met = {b["bound"]: (b["measured"], b["met"]) for b in vault.bounds(summary)}
+    assert met["exact hit@3 >= 0.80"] == ("1.000", True)
+    assert met["paraphrase hit@3 >= 0.65"] == ("0.300", False)
+    assert met["overall hit@3 >= 0.85"] == ("0.860", True)
+    assert met["paraphrase: fused hit@3 >= the best strategy alone"] == ("0.300 vs semantic 0.400", False)
+    assert met["alias: fused hit@3 >= the best strategy alone"][1]  # a tie with keyword is no loss
+    assert met["none class flagged none or thin >= 0.90"][1] and not met["answerable flagged thin <= 0.20"][1]
+    assert met["without semantic, some class drops >= 0.10"] == ("paraphrase 0.300 -> 0.050", True)
+    assert met["without graph, some class drops >= 0.10"] == ("alias 0.900 -> 0.850", False)
+    assert not any("without keyword" in bound or "without time" in bound for bound in met)  # not run
+    signal = {**summary["signal"], "by_class": {}, "top_score_none": None, "top_score_answerable": None}
+    report = vault.report({**summary, "signal": signal, "fusion": None, "why": {}})
+    assert "## against the held-out bounds (8 of 12 met)" in report
+
+
 def test_no_single_strategy_run_no_section():
     per_query = [outcome("pa-1", "fused", 5), outcome("pa-1", "no-graph", 1)]
     fusion = vault.fusion_against_lists(per_query, {"pa-1": "paraphrase"})
