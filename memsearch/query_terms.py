@@ -16,7 +16,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Protocol
 
-from memsearch.tokenize import NGRAM_RANGES, resolved_tokenize, tokenize
+from memsearch.tokenize import COMPOUND, resolved_tokenize, tokenize
 
 #: What a scaffolding term still counts for: enough to break ties between real matches, never
 #: enough to make a hit by itself.
@@ -190,11 +190,6 @@ def without_names(weights: Mapping[str, float], names: Iterable[str]) -> dict[st
     return rest if named and len(rest) < len(weights) else {}
 
 
-#: A word of the query as written: word characters joined by identifier punctuation, an optional
-#: call's "()" (the keyword tokenizer's compound token). Characters of the scripts written without
-#: spaces end it: in "用sign_ed25519()签名" the code is "sign_ed25519()".
-_LETTER = "[^\\W" + "".join(f"\\U{lo:08x}-\\U{hi:08x}" for lo, hi in NGRAM_RANGES) + "]"
-_WRITTEN = re.compile(f"{_LETTER}+(?:[._\\-:/@]{_LETTER}+)*(?:\\(\\))?")
 #: What joins the parts of a code ("PO-7781", "tally:2025.07.1", "SRV/0913/OR").
 _JOINERS = frozenset(".-:/@")
 #: A code written without joiners is at least this long (a short commit hash, "a4c91e7").
@@ -212,7 +207,7 @@ def identifiers(text: str) -> list[str]:
     characters. A short model or product name ("ESP32", "B12", "MP3") is what notes are about, not
     the name of one record; plain words and numbers are not codes either: "order", "2024", "x-ray"."""
     found = []
-    for match in _WRITTEN.finditer(text):
+    for match in COMPOUND.finditer(text):
         word = match.group(0)
         has_digit = any(ch.isdigit() for ch in word)
         has_letter = any(ch.isalpha() for ch in word)

@@ -61,7 +61,10 @@ _NGRAM_CHAR = re.compile(f"[{_NGRAM_CLASS}]")
 # Where the text holds such a run: the compound token of word characters that are not n-gram
 # characters (an identifier ends where the prose around it begins), or a run of n-gram characters.
 _WORD = f"[^\\W{_NGRAM_CLASS}]"
-_SCRIPT_TOKEN = re.compile(f"[#@]?{_WORD}+(?:[._\\-:/@]{_WORD}+)*(?:\\(\\))?|[{_NGRAM_CLASS}]+")
+#: A compound word as written, outside unspaced script: word characters joined by identifier
+#: punctuation, an optional call's "()" ("sign_ed25519()" in "用sign_ed25519()签名").
+COMPOUND = re.compile(f"{_WORD}+(?:[._\\-:/@]{_WORD}+)*(?:\\(\\))?")
+_SCRIPT_TOKEN = re.compile(f"[#@]?{COMPOUND.pattern}|[{_NGRAM_CLASS}]+")
 
 #: Hangul syllables and jamo: Korean words, whose trailing particles are stripped.
 _HANGUL = re.compile("[\u1100-\u11ff\u3130-\u318f\uac00-\ud7af]")
