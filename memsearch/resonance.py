@@ -93,6 +93,8 @@ def judge(evidence: Evidence) -> Signal:
             " in meaning",
             e,
         )
+    if e.window_entries == 0:
+        return Signal(THIN, "no memory is dated in the query's time window; the nearest follow", e)
     if e.missing_share is None:
         return Signal(THIN, "the query has no informative words, and nothing stands out in meaning", e)
     return Signal(

@@ -930,15 +930,22 @@ def _resonate(
             coverage=found.keyword_coverage,
             semantic_z=z,
             semantic_sample=sample,
-            window_entries=(
-                sum(1 for h in found.lists.get("time", ()) if h.score >= 1.0) if parsed.window else None
-            ),
+            window_entries=_window_entries(index, parsed, found.lists.get("time", ())),
             entities=len(parsed.entities),
             identifiers=found.identifiers_held,
             identifiers_missing=found.identifiers_missing,
             other_script=nearest_in_other_script(index, found.lists.get("semantic"), asked_in),
         )
     )
+
+
+def _window_entries(index: IndexData, parsed: ParsedQuery, hits: Sequence[Hit]) -> int | None:
+    """How many memories the time list found dated inside the query's window; None without one."""
+    window = parsed.window
+    if window is None:
+        return None
+    ids = np.fromiter((h.chunk_id for h in hits), dtype=np.int64)
+    return index.time.entries_within(ids, (window.start, window.end), parsed.now, yearly=window.yearly)
 
 
 def nearest_in_other_script(index: IndexData, hits: Sequence[Hit] | None, asked: str | None) -> str | None:

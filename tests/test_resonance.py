@@ -52,6 +52,12 @@ def test_a_time_window_with_entries_is_strong_without_informative_words():
     assert signal.level == "strong" and "4 entries" in signal.reason
 
 
+def test_a_time_window_with_only_entries_near_it_is_thin_and_says_so():
+    """ "What happened on March 10?" with entries the day before and after, none that day."""
+    signal = judge(Evidence(results=2, missing_share=None, window_entries=0, semantic_z=1.0))
+    assert signal.level == "thin" and "time window" in signal.reason
+
+
 def test_the_boundary_of_missing_share():
     below = Evidence(results=3, informative_terms=4, missing_share=MISSING_SHARE_THIN - 0.01, semantic_z=0.0)
     at = Evidence(results=3, informative_terms=4, missing_share=MISSING_SHARE_THIN, semantic_z=0.0)

@@ -12,7 +12,7 @@ from datetime import UTC, datetime, timedelta
 
 import numpy as np
 
-from memsearch.dates import yearly_occurrences
+from memsearch.dates import Span, yearly_occurrences
 from memsearch.index.keyword import fit_mask, top_hits
 from memsearch.models import Hit
 
@@ -281,6 +281,30 @@ class TimeIndex:
         first, last = ((_EPOCH + timedelta(seconds=float(t))).year for t in (times[0], times[-1]))
         return first, last
 
+    def _occurrences(self, window: Span, now: datetime) -> list[Span]:
+        """A yearly window in each year near the dated chunks', the nearest past first."""
+        years = self._dated_years()
+        if years is None:
+            return []
+        # One year either side: a window near New Year reaches into the neighbouring year.
+        first = max(years[0] - 1, now.year - YEARLY_REACH_YEARS)
+        last = min(max(years[1] + 1, now.year), now.year + YEARLY_REACH_YEARS)
+        return yearly_occurrences(*window, first, last, now)
+
+    def entries_within(
+        self, ids: np.ndarray, window: tuple[datetime, datetime], now: datetime, yearly: bool = False
+    ) -> int:
+        """How many of ``ids`` an entry of their own dates inside ``window`` (``[start, end)``; a
+        yearly one in any year). The window's list also ranks its neighbours (a day after may tell
+        of the day); this counts only the memories of the query's time, for the signal."""
+        ids = np.asarray(ids, dtype=np.int64)
+        ids = ids[(ids >= 0) & (ids < len(self.timestamps))]
+        times, own = self.timestamps[ids], self.entry[ids] & self.present[ids]
+        inside = np.zeros(len(ids), dtype=bool)
+        for lo, hi in self._occurrences(window, now) if yearly else [window]:
+            inside |= (times >= lo.timestamp()) & (times < hi.timestamp())
+        return int(np.count_nonzero(inside & own))
+
     def _search_yearly(
         self,
         k: int,
@@ -291,14 +315,8 @@ class TimeIndex:
         candidates: np.ndarray | None,
         tie_key: Callable[[np.ndarray], np.ndarray] | None = None,
     ) -> list[Hit]:
-        years = self._dated_years()
-        if years is None:
-            return []
-        # One year either side: a window near New Year reaches into the neighbouring year.
-        first = max(years[0] - 1, now.year - YEARLY_REACH_YEARS)
-        last = min(max(years[1] + 1, now.year), now.year + YEARLY_REACH_YEARS)
         full = np.zeros(len(self.timestamps), dtype=np.float32)
-        for rank, span in enumerate(yearly_occurrences(*window, first, last, now)):
+        for rank, span in enumerate(self._occurrences(window, now)):
             ids = self._restrict(self._near(span), allowed, candidates)
             if not len(ids):
                 continue

@@ -54,6 +54,22 @@ def test_window_scores_inside_then_decay_outside():
     assert scores[2] == 0.0 and scores[3] == 0.0
 
 
+def test_entries_within_counts_only_entries_dated_inside_the_window():
+    """The window is [start, end): the next day's midnight entry ranks near it (a day after may
+    tell of the day) but is not a memory of it; nor is a note only edited that day."""
+    index = TimeIndex()
+    index.set(0, datetime(2025, 3, 10, 9, 12, tzinfo=UTC), timeless=False)
+    index.set(1, datetime(2025, 3, 11, tzinfo=UTC), timeless=False)
+    index.set(2, datetime(2025, 3, 9, 23, 59, tzinfo=UTC), timeless=False)
+    index.set(3, datetime(2025, 3, 10, 16, 2, tzinfo=UTC), timeless=False, entry=False)
+    index.set(4, datetime(2024, 3, 10, tzinfo=UTC), timeless=False)
+    ids = np.arange(5)
+    day = (datetime(2025, 3, 10, tzinfo=UTC), datetime(2025, 3, 11, tzinfo=UTC))
+    assert index.entries_within(ids, day, NOW) == 1
+    assert index.entries_within(ids, day, NOW, yearly=True) == 2  # March 10 of 2024 too
+    assert index.entries_within(ids[1:], day, NOW) == 0
+
+
 def test_time_index_window_and_recency_lists():
     index = TimeIndex()
     for i, days in enumerate([1, 30, 400]):

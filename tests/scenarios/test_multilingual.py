@@ -327,7 +327,7 @@ def test_a_date_in_chinese_numerals_dates_its_section_and_names_its_window(tmp_p
     vault = tmp_path / "vault"
     (vault / "journal").mkdir(parents=True)
     (vault / "journal/a.md").write_text("# 2025年三月一日\n\n和王磊讨论了预算。\n")
-    (vault / "journal/b.md").write_text("# 2025年3月24日\n\n会议很长。\n")
+    (vault / "journal/b.md").write_text("# 2025年3月20日\n\n会议很长。\n")
     (vault / "journal/c.md").write_text("# 2025年1月10日\n\n去看了医生。\n")
     index_vault(vault)
     engine = Memsearch(vault)
