@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from memsearch import dates
 from memsearch.errors import QueryError
@@ -13,6 +14,7 @@ from memsearch.query_terms import Gloss
 from memsearch.tokenize import tokenize
 
 MAX_QUERY_CHARS = 4000
+_DATE_ALONE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
 @dataclass(frozen=True)
@@ -23,7 +25,7 @@ class Filters:
     fact_type: str | None = None  # world | experience
     entities: tuple[str, ...] = ()  # every one must be named by the chunk
     since: datetime | None = None  # inclusive
-    until: datetime | None = None  # inclusive
+    until: datetime | None = None  # inclusive (a date alone: its last moment, :func:`as_until`)
 
     def is_empty(self) -> bool:
         return not (self.territory or self.fact_type or self.entities or self.since or self.until)
@@ -63,6 +65,15 @@ def as_datetime(value: datetime | str | None, name: str) -> datetime | None:
                 f"{name}: {value!r} is not a date; use ISO form such as 2025-03-26 or 2025-03-26T14:00"
             ) from None
     return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
+
+
+def as_until(value: datetime | str | None, name: str = "until") -> datetime | None:
+    """:func:`as_datetime` for an inclusive end: a date alone (``2025-03-10``) means the whole of
+    that day, as a person reading ``--until 2025-03-10`` means it, not its first moment."""
+    moment = as_datetime(value, name)
+    if moment is None or isinstance(value, datetime) or not _DATE_ALONE.fullmatch(str(value).strip()):
+        return moment
+    return moment + timedelta(days=1) - timedelta(microseconds=1)
 
 
 def parse_query(

@@ -93,6 +93,29 @@ def test_filters(engine):
     assert all("2025-03-04" <= (r.timestamp or "")[:10] <= "2025-03-06" for r in window.results)
 
 
+def test_until_a_date_alone_keeps_that_whole_day(tmp_path):
+    """--since 2025-03-10 --until 2025-03-10 is that day, its 09:12 and 16:02 ledger lines too."""
+    vault = tmp_path / "vault"
+    (vault / "aster" / "ledger").mkdir(parents=True)
+    (vault / "aster" / "ledger" / "2025-03.md").write_text(
+        "# 2025-03\n\n- 2025-03-09 18:40 observed the boiler pressure at 1.2 bar\n"
+        "- 2025-03-10 09:12 observed the boiler pressure at 1.4 bar\n"
+        "- 2025-03-10 16:02 observed the boiler pressure at 0.9 bar\n"
+        "- 2025-03-11 08:05 observed the boiler pressure at 1.3 bar\n"
+    )
+    index_vault(vault)
+    engine = open_index(vault)
+    response = engine.search(
+        "boiler pressure", k=10, now=NOW, since="2025-03-10", until="2025-03-10", chunks=True
+    )
+    assert sorted((r.timestamp or "")[:16] for r in response.results) == [
+        "2025-03-10T09:12",
+        "2025-03-10T16:02",
+    ]
+    timed = engine.search("boiler pressure", k=10, now=NOW, until="2025-03-10T12:00", chunks=True)
+    assert sorted((r.timestamp or "")[:16] for r in timed.results) == ["2025-03-09T18:40", "2025-03-10T09:12"]
+
+
 def test_bad_queries_are_clear_errors(engine):
     with pytest.raises(QueryError, match="empty"):
         engine.search("   ")

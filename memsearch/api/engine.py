@@ -26,7 +26,7 @@ from memsearch.lock import DEFAULT_LOCK_TIMEOUT
 from memsearch.models import FACT_TYPES, SearchResponse
 from memsearch.paths import default_home
 from memsearch.preload import EmbedderPreload
-from memsearch.query import Filters, ParsedQuery, as_datetime, parse_query
+from memsearch.query import Filters, ParsedQuery, as_datetime, as_until, parse_query
 from memsearch.retrieval import open_retrieval, pending
 from memsearch.scan import check_vault
 from memsearch.search import STRATEGIES, QueryEmbedding, dated_span, search_index
@@ -233,7 +233,7 @@ class Memsearch:
             fact_type=fact_type or None,
             entities=tuple(entities or ()),
             since=as_datetime(since, "since"),
-            until=as_datetime(until, "until"),
+            until=as_until(until),
         )
         checked = self.query_vectors(vectors)
         if checked and (query is None or not str(query).strip()):

@@ -62,7 +62,9 @@ def search_options(command: Callable[..., Any]) -> Callable[..., Any]:
             "--entity", "entities", multiple=True, help="Only chunks naming this entity (repeatable)."
         ),
         click.option("--since", help="Only memories at or after this time (ISO)."),
-        click.option("--until", help="Only memories at or before this time (ISO)."),
+        click.option(
+            "--until", help="Only memories at or before this time (ISO; a date alone keeps that whole day)."
+        ),
         click.option(
             "--strategy",
             "strategies",
