@@ -140,8 +140,26 @@ def test_background_is_the_querys_cosine_to_the_vault_at_large():
     cosines = vectors @ query
     assert mean == pytest.approx(float(cosines.mean()), abs=1e-5)
     assert std == pytest.approx(float(cosines.std()), abs=1e-5)
-    index.add([300], vectors[:1])  # the sample follows the vectors
+    index.add([300], -vectors[:1])  # the sample follows the vectors
     assert index.background(query)[0] != mean
+
+
+def test_a_log_of_near_identical_lines_is_one_passage_of_the_background():
+    """A sensor log of 900 near-identical lines beside a hundred distinct passages: the
+    vault at large is those passages and the log, not the log a thousand times over (its narrow
+    spread would make any passage stand out for any query)."""
+    rng = np.random.default_rng(3)
+    distinct = rng.normal(size=(100, DIM)).astype(np.float32)
+    distinct /= np.linalg.norm(distinct, axis=1, keepdims=True)
+    line = distinct[:1]
+    log = line + rng.normal(scale=0.01, size=(900, DIM)).astype(np.float32)
+    log /= np.linalg.norm(log, axis=1, keepdims=True)
+    alone, with_log = VectorIndex(DIM), VectorIndex(DIM)
+    alone.add(list(range(100)), distinct)
+    with_log.add(list(range(1000)), np.concatenate([distinct, log]))
+    query = distinct[5]
+    assert with_log.background(query) == pytest.approx(alone.background(query), abs=0.02)
+    assert with_log.background_size() == alone.background_size() == 100
 
 
 def test_equal_cosines_are_cut_and_ordered_by_the_tie_key():
