@@ -284,6 +284,7 @@ class Evidence:
     #: The script of the passage nearest in meaning when the embedder reads many languages and that
     #: script is not the query's (a question asked in one language of a memory kept in another).
     other_script: str | None = None
+    form_only: bool = False  # the query's words are all question form or stopwords ("the", "who am I")
 
     def to_dict(self) -> dict[str, Any]:
         return {k: (round(v, 4) if isinstance(v, float) else v) for k, v in asdict(self).items()}

@@ -18,7 +18,8 @@ vault's score scale:
 
 ``strong``: the vault holds most of what the query asks, or every identifier it writes, or a
 passage stands out in meaning, or the query's window holds entries. ``none``: not one informative
-word of the query is in the vault and nothing stands out in meaning, or nothing matched at all;
+word of the query is in the vault (or the query has none: "the", "?!?") and nothing is close in
+meaning, or nothing matched at all;
 such a response carries no results unless they are asked for. ``thin`` otherwise: results are
 shown, and their weakness is said. (A vault of a dozen passages cannot show a standout at all:
 there, a query none of whose words it uses is ``thin``, not ``none``. Nor is it ``none`` when the
@@ -96,6 +97,8 @@ def judge(evidence: Evidence) -> Signal:
     if e.window_entries == 0:
         return Signal(THIN, "no memory is dated in the query's time window; the nearest follow", e)
     if e.missing_share is None:
+        if e.form_only and z is not None and z < NEAR_Z and not e.entities:  # "the", "?!?"
+            return Signal(NONE, "the query has no informative words, and nothing is close in meaning", e)
         return Signal(THIN, "the query has no informative words, and nothing stands out in meaning", e)
     return Signal(
         THIN,

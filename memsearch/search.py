@@ -935,6 +935,7 @@ def _resonate(
             identifiers=found.identifiers_held,
             identifiers_missing=found.identifiers_missing,
             other_script=nearest_in_other_script(index, found.lists.get("semantic"), asked_in),
+            form_only=found.form_only,
         )
     )
 

@@ -1,5 +1,7 @@
 """The signal: strong, thin or none, read from evidence that does not depend on a score scale."""
 
+from dataclasses import replace
+
 import pytest
 
 from memsearch.models import Evidence
@@ -56,6 +58,21 @@ def test_a_time_window_with_only_entries_near_it_is_thin_and_says_so():
     """ "What happened on March 10?" with entries the day before and after, none that day."""
     signal = judge(Evidence(results=2, missing_share=None, window_entries=0, semantic_z=1.0))
     assert signal.level == "thin" and "time window" in signal.reason
+
+
+def test_a_query_of_no_informative_word_with_nothing_close_in_meaning_is_none():
+    """ "the" or "?!?": no word to find and no passage near in meaning; "who am I" near the
+    agent's identity note is thin, as is one that names a known entity."""
+    alone = Evidence(
+        results=5, missing_share=None, semantic_z=NEAR_Z - 1.5, semantic_sample=400, form_only=True
+    )
+    signal = judge(alone)
+    assert signal.level == "none" and "no informative words" in signal.reason
+    assert judge(replace(alone, semantic_z=NEAR_Z)).level == "thin"
+    assert judge(replace(alone, entities=1)).level == "thin"
+    assert judge(replace(alone, semantic_z=None)).level == "thin"  # no semantic list to judge by
+    # words not weighed (the keyword strategy did not run, or vectors alone): nothing known to lack
+    assert judge(replace(alone, form_only=False)).level == "thin"
 
 
 def test_the_boundary_of_missing_share():
