@@ -280,7 +280,13 @@ def open_lines(
             f"cut at {len(picked)} lines (the limit is {max_lines} lines or {max_chars} characters);"
             f" call memory_open with {answer['next']!r} to read on"
         )
-    indexed = (manifest or {}).get("files", {}).get(rel, {}).get("sha256")
+    if manifest is not None:
+        indexed = manifest.get("files", {}).get(rel, {}).get("sha256")
+    else:  # no index loaded here (`memsearch open`, a tool yet to search): the one on disk
+        from memsearch.index.loading import indexed_file  # numpy and the index: only when asked
+        from memsearch.paths import default_home
+
+        indexed = (indexed_file(default_home(vault), rel) or {}).get("sha256")
     if indexed and indexed != hashlib.sha256(data).hexdigest():
         notes.append(
             f"{rel} changed since the index was built; line anchors from memory_search may have"

@@ -141,6 +141,22 @@ def test_a_changed_file_warns_that_anchors_may_have_shifted(vault_copy):
     assert answer["ok"] and any("changed since the index" in w for w in answer["warnings"])
 
 
+def test_cli_open_of_a_changed_file_warns_without_a_search_first(vault_copy):
+    """`memsearch open` loads no index, yet reads the file's indexed hash from the one on disk:
+    a stale anchor's shifted lines come with the warning, an unchanged file's without."""
+    from memsearch.api import index_vault
+
+    index_vault(vault_copy, embed=False)
+    rel = "journal/2025-03-11.md"
+    unchanged = CliRunner().invoke(main, ["open", f"{rel}:6-9", "--vault", str(vault_copy)])
+    assert unchanged.exit_code == 0 and "changed since the index" not in unchanged.stderr
+    path = vault_copy / rel
+    path.write_text("new first line\n" + path.read_text())
+    result = CliRunner().invoke(main, ["open", f"{rel}:6-9", "--vault", str(vault_copy)])
+    assert result.exit_code == 0 and "changed since the index" in result.stderr
+    assert any("changed since the index" in w for w in MemoryTools(vault_copy).memory_open(rel)["warnings"])
+
+
 def test_module_function(vault_copy):
     answer = memory_open("inbox.md:1", vault=vault_copy)
     assert answer["text"] == "# Inbox"

@@ -29,6 +29,7 @@ from memsearch.index.format import (
     MODAL_SUBDIR,
     SHARDS_SUBDIR,
     VECTORS_SUBDIR,
+    bucket_file,
     decode_manifest,
     decode_shard,
     decode_vectors,
@@ -52,6 +53,17 @@ from memsearch.index.in_memory import (
 from memsearch.index.vectors import VectorIndex
 from memsearch.index.versioning import IndexRepo
 from memsearch.models import Chunk
+
+
+def indexed_file(home: Path, rel: str) -> dict[str, Any] | None:
+    """The manifest entry of one file as the index at ``home`` has it (its ``sha256``, chunks ...),
+    read from that file's bucket alone; None when the index has no such file or no index is there."""
+    try:
+        entries = json.loads((paths.IndexLayout(home).repo / bucket_file(rel)).read_bytes())
+    except (OSError, ValueError):
+        return None
+    entry = entries.get(rel) if isinstance(entries, dict) else None
+    return entry if isinstance(entry, dict) else None
 
 
 def read_manifest(home: Path) -> dict[str, Any]:
