@@ -77,6 +77,7 @@ SCAFFOLDING_WORDS = [
     "latest",
     "decide",
     "decided",
+    "doing",
     # The question words of Chinese, Japanese and Korean (what, when, where, how long, how, who)
     # and Japanese polite endings: unspaced, they are bigrams of the question like any other.
     "什么",

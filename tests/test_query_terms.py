@@ -27,6 +27,7 @@ def test_a_repeated_content_word_counts_again():
 
 def test_a_query_of_scaffolding_alone_is_not_informative():
     assert not informative(term_weights("tell me what happened"))
+    assert not informative(term_weights("what was I doing"))  # once "two days ago" is the window
     assert informative(term_weights("tell me about the boiler"))
 
 
