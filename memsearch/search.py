@@ -729,8 +729,10 @@ def _retrieve_time(asked: _Asked, found: _Found, event: bool, *, others: bool) -
     found.lists["time"] = recency[: asked.top_n]
     found.ran.append("time")
     if parsed.window is not None:
-        every_year = " (in every year, the nearest past first)" if parsed.window.yearly else ""
-        found.notes.append(f"time window from the query: {parsed.window.text!r}{every_year}")
+        every_year = ", in every year, the nearest past first" if parsed.window.yearly else ""
+        found.notes.append(
+            f"time window from the query: {parsed.window.text!r} ({parsed.window.dates()}{every_year})"
+        )
     found.timings["time"] = _ms(t)
 
 

@@ -44,6 +44,16 @@ class TimeWindow:
     def width(self) -> timedelta:
         return self.end - self.start
 
+    def dates(self) -> str:
+        """The days it covers, as read: ``2025-03-04`` (a day), ``2025-03-17 to 2025-03-23``, or
+        with times where it does not run midnight to midnight. "4/3/2025" says which reading won."""
+        last = self.end - timedelta(microseconds=1)
+        whole_days = self.start.time() == self.end.time() == datetime.min.time()
+        if whole_days:
+            first, final = self.start.date().isoformat(), last.date().isoformat()
+            return first if first == final else f"{first} to {final}"
+        return f"{self.start:%Y-%m-%d %H:%M} to {self.end:%Y-%m-%d %H:%M}"
+
 
 #: Where a phrase may begin: the query's start, or after a space, bracket, quote or punctuation.
 _PHRASE_START = r"(?:^|(?<=[\s(\[\"',;:]))"

@@ -570,3 +570,17 @@ def test_query_time_window_never_raises_on_temporal_soup(words: list[str], now: 
     window = query_time_window(query, now)
     if window is not None:
         assert window.start < window.end
+
+
+@pytest.mark.parametrize(
+    ("query", "dates"),
+    [
+        ("what happened on 4/3/2025", "2025-03-04"),  # which reading of a slashed date won
+        ("what happened last week", "2025-06-09 to 2025-06-15"),
+        ("what happened in May 2024", "2024-05-01 to 2024-05-31"),
+        ("what happened 3 hours ago", "2025-06-18 12:00 to 2025-06-18 13:00"),
+    ],
+)
+def test_a_window_says_the_days_it_was_read_as(query: str, dates: str) -> None:
+    window = query_time_window(query, NOW)
+    assert window is not None and window.dates() == dates
