@@ -29,7 +29,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from memsearch.entities import linked_notes, normalize_entity
+from memsearch.entities import linked_notes, normalize_entity, without_links
 from memsearch.fences import unfenced_lines
 from memsearch.index.in_memory import IndexData
 from memsearch.models import Chunk, Hit
@@ -169,10 +169,19 @@ def _anchors_of(chunk: Chunk) -> PassageAnchors:
         # Packaging notes live in [[packaging]].").
         seen: set[str] = set()
         for sentence in _SENTENCE_END.split(text):
-            keys = {normalize_entity(name) for name in linked_notes(sentence)}
-            if mine := tuple(link for link in links if link[0] in keys):
-                out.append((frozenset(header.union(tokenize(sentence, language))), mine))
-                seen.update(keys)
+            named = {normalize_entity(name): name for name in linked_notes(sentence)}
+            if len(named) == 1:
+                if mine := tuple(link for link in links if link[0] in named):
+                    out.append((frozenset(header.union(tokenize(sentence, language))), mine))
+                    seen.update(named)
+                continue
+            # A sentence linking several notes: each link's anchor is the sentence without the
+            # other links, whose words name their own notes ("see [[mara|Mara]] and [[Tomasz]]").
+            for key, name in named.items():
+                if mine := tuple(link for link in links if link[0] == key):
+                    words = tokenize(without_links(sentence, name), language)
+                    out.append((frozenset(header.union(words)), mine))
+                    seen.add(key)
         # A link the split cut through ("[[Dr. Park]]") keeps the whole paragraph.
         if rest := tuple(link for link in links if link[0] not in seen):
             out.append((frozenset(header.union(tokenize(text, language))), rest))

@@ -358,6 +358,29 @@ def test_a_paragraph_linking_several_notes_lends_each_link_its_own_sentence(tmp_
     assert "reference/packaging.md" not in by_path or by_path["reference/packaging.md"].share < 0.1
 
 
+def test_a_sentence_linking_two_notes_lends_neither_the_others_name(tmp_path):
+    """ "Address people by the name they prefer (see [[mara-okafor|Mara]] and [[Tomasz Wielgus]])":
+    the word Mara names her note, and is no anchor word of Tomasz's: "who is Mara" reaches his note
+    through the sentence's other words only, never through her name."""
+    from memsearch.api import open_index
+
+    notes = {
+        "system/speaking.md": (
+            "# How I speak\n\nAddress people by the name they prefer (see [[mara-okafor|Mara]] and"
+            " [[Tomasz Wielgus]]).\n"
+        ),
+        "reference/mara-okafor.md": "# Mara Okafor\n\nPrincipal investigator of the lab.\n",
+        "reference/Tomasz Wielgus.md": "# Tomasz Wielgus\n\nPostdoc; owns the cryostat.\n",
+    }
+    engine = open_index(_indexed(tmp_path / "vault", notes))
+    index = engine.index
+    start = [_chunk_of(index, "system/speaking.md")]
+    found = follow_links(index, term_weights("who is Mara"), start)
+    assert _chunk_of(index, "reference/Tomasz Wielgus.md") not in found
+    preferred = follow_links(index, term_weights("what name does Tomasz prefer"), start)
+    assert _chunk_of(index, "reference/Tomasz Wielgus.md") in preferred
+
+
 def test_a_link_a_sentence_split_would_cut_keeps_its_paragraph(tmp_path):
     """ "[[Dr. Park]]" holds a full stop and a space: cut there, neither half names the note; the
     link is still followed, with the whole paragraph as its anchor."""

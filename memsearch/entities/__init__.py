@@ -30,6 +30,7 @@ from memsearch.entities.extract import (
     linked_notes,
     vocabulary,
     vocabulary_words_py,
+    without_links,
 )
 from memsearch.entities.frontmatter import frontmatter_entities
 from memsearch.entities.normalize import (
@@ -54,5 +55,6 @@ __all__ = [
     "unique_entities",
     "vocabulary",
     "vocabulary_words_py",
+    "without_links",
     "without_possessive",
 ]

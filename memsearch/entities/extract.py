@@ -173,6 +173,19 @@ def linked_notes(line: str) -> list[str]:
     return [name for name in names if name]
 
 
+def without_links(line: str, keep: str) -> str:
+    """``line`` with every link but those to ``keep`` (a name as :func:`linked_notes` gives it)
+    blanked out: in "see [[mara|Mara]] and [[Tomasz]]" the word "Mara" names one note, not the other."""
+
+    def blank(match: re.Match[str], name: str) -> str:
+        return match.group(0) if name == keep else _BREAK
+
+    line = _WIKILINK_RE.sub(lambda m: blank(m, wikilink_target(m.group(1))), line)
+    if "](" in line:
+        line = _MDLINK_RE.sub(lambda m: blank(m, _link_target(m.group(2) or m.group(3) or "")), line)
+    return line
+
+
 def _link_target(href: str) -> str:
     """The stem of a link to another vault file; "" for web links, anchors, images and the like."""
     href = href.strip()
