@@ -13,7 +13,7 @@ query's informative weight a hit holds.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Protocol
 
 from memsearch.tokenize import COMPOUND, resolved_tokenize, tokenize
@@ -148,6 +148,8 @@ class Vocabulary(Protocol):
 
     def held_in(self, term: str, language: str) -> bool: ...
 
+    def accented(self, term: str) -> Sequence[str]: ...
+
 
 def term_weights(text: str, glosses: Iterable[str] = (), vocabulary: Vocabulary | None = None) -> TermWeights:
     """The query's keyword terms, each with its weight (a repeated term counts again).
@@ -163,7 +165,7 @@ def term_weights(text: str, glosses: Iterable[str] = (), vocabulary: Vocabulary 
     def terms_of(words: str) -> list[str]:
         if vocabulary is None:
             return tokenize(words)
-        return resolved_tokenize(words, vocabulary.holds, vocabulary.held_in)
+        return resolved_tokenize(words, vocabulary.holds, vocabulary.held_in, vocabulary.accented)
 
     weights = TermWeights()
     for term in terms_of(text):

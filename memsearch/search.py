@@ -188,6 +188,9 @@ class IndexVocabulary:
     def holds(self, term: str) -> bool:
         return self.index.keyword.holds(term)
 
+    def accented(self, term: str) -> list[str]:
+        return self.index.keyword.accented(term)
+
     def held_in(self, term: str, language: str) -> bool:
         chunks = self.index.chunks
         return any(

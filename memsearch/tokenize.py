@@ -21,6 +21,7 @@ an English corpus to the terms captured before this segmentation).
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections import Counter, _count_elements  # type: ignore[attr-defined]
 from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache, partial
@@ -276,8 +277,25 @@ def language_shares(texts: Iterable[str], max_chars: int = 2_000_000) -> dict[st
     return {name: n / total for name, n in ranked} if total else {}
 
 
+#: Letters accents are folded from: Latin up to IPA. (Folding elsewhere would change words: the
+#: voicing mark of kana, が -> か, is a combining mark too.)
+_FOLDABLE_BELOW = 0x250
+
+
+def fold_accents(term: str) -> str:
+    """``term`` without the accents of its Latin letters ("vänern" -> "vanern", "café" -> "cafe");
+    a term with a letter of another script is returned as it is."""
+    if term.isascii() or any(ord(ch) >= _FOLDABLE_BELOW for ch in term):
+        return term
+    bare = "".join(ch for ch in unicodedata.normalize("NFD", term) if not unicodedata.combining(ch))
+    return unicodedata.normalize("NFC", bare)
+
+
 def resolved_tokenize(
-    text: str, held: Callable[[str], bool], held_in: Callable[[str, str], bool]
+    text: str,
+    held: Callable[[str], bool],
+    held_in: Callable[[str, str], bool],
+    accented: Callable[[str], Sequence[str]] | None = None,
 ) -> list[str]:
     """:func:`tokenize` for a query, where a word the index holds in none of its terms takes its
     terms in another language, if a chunk written in that language holds them: ``held(term)``
@@ -289,6 +307,9 @@ def resolved_tokenize(
     language stems it keeps that stem, so a query over an English vault is tokenized exactly as
     :func:`tokenize` does it; a foreign stem that only English chunks hold by chance (German
     ``routers`` is ``rout``) is no match.
+
+    A word held in no language's terms takes the vault's spellings of it with other accents
+    (``accented(term)``: "vanern" for a vault that writes "Vänern", and the other way round).
     """
     raws = raw_tokens(text)
     own = languages.decide(languages.tally_tokens(raws)) or DEFAULT_LANGUAGE
@@ -302,6 +323,9 @@ def resolved_tokenize(
                 if other != terms and any(held(t) and held_in(t, language) for t in other):
                     terms = other
                     break
+            else:
+                respelled = [spelling for t in terms for spelling in accented(t)] if accented else []
+                terms = respelled or terms
         out.extend(terms)
     return out
 

@@ -205,3 +205,12 @@ def test_a_text_is_written_in_its_script_or_in_the_language_its_function_words_n
     shares = language_shares(["我家的猫很可爱", "Wir haben die Wohnung gestern gesehen und sie ist schön."])
     assert list(shares) == ["german", "Chinese characters"] and abs(sum(shares.values()) - 1) < 1e-9
     assert language_shares(["123 !!"]) == {}
+
+
+def test_accents_fold_on_latin_letters_only():
+    from memsearch.tokenize import fold_accents
+
+    assert fold_accents("vänern") == "vanern" and fold_accents("café") == "cafe"
+    assert fold_accents("zoë") == "zoe" and fold_accents("ōsaka") == "osaka"
+    assert fold_accents("が") == "が"  # kana's voicing mark changes the word
+    assert fold_accents("ed25519") == "ed25519"

@@ -294,3 +294,15 @@ def test_a_lone_character_of_unspaced_script_stands_for_the_bigrams_that_hold_it
     loaded.remove(2)
     loaded.add(6, term_counts("猫咪"))
     assert sorted(hit.chunk_id for hit in loaded.search({"猫": 1.0}, 5)) == [5, 6]
+
+
+def test_accented_finds_the_spellings_held_with_other_accents_as_they_arrive():
+    index = KeywordIndex()
+    index.add(0, {"vänern": 1.0, "cabin": 1.0})
+    index.add(1, {"cafe": 1.0})
+    assert index.accented("vanern") == ["vänern"]
+    assert index.accented("café") == ["cafe"]
+    assert index.accented("cabin") == [] and index.accented("vänern") == []
+    index.add(2, {"vanern": 1.0, "zoë": 1.0})  # after the first ask: still found
+    assert index.accented("zoe") == ["zoë"]
+    assert index.accented("vänern") == ["vanern"]

@@ -310,6 +310,33 @@ def test_a_foreign_stem_that_only_english_notes_hold_is_no_match(latin_engine):
 @pytest.mark.parametrize(
     ("query", "path"),
     [
+        ("the cabin at vanern", "journal/2025-10-12.md"),  # typed without the accent
+        ("zoe's birthday cake", "journal/2025-06-14.md"),
+        ("Cafe Mäx", "reference/cafe-max.md"),  # an accent the note does not write
+    ],
+)
+def test_a_word_typed_with_other_accents_meets_the_vaults_spelling(tmp_path, query, path):
+    """Vänern, Zoë and Café Max, asked as "vanern", "zoe" and "Cafe Mäx": the keyword list finds
+    the note that writes them (as SQLite FTS5 folds diacritics), and the query lacks no word."""
+    vault = tmp_path / "vault"
+    notes = {
+        "journal/2025-10-12.md": "# 2025-10-12\n\nDrove to the cabin at Vänern for morfar's birthday.\n",
+        "journal/2025-06-14.md": "# 2025-06-14\n\nZoë's birthday: she baked her own cake.\n",
+        "reference/cafe-max.md": "# Café Max\n\nThe café on the corner; oat flat white.\n",
+        "reference/cabin.md": "# Cabin\n\nThe cabin key hangs by the door.\n",
+    }
+    for rel, text in notes.items():
+        (vault / rel).parent.mkdir(parents=True, exist_ok=True)
+        (vault / rel).write_text(text, encoding="utf-8")
+    index_vault(vault, embed=False)
+    response = Memsearch(vault).search(query, k=3, strategies=["keyword"], now=NOW)
+    assert [r.path for r in response.results][:1] == [path], response.results
+    assert response.signal.evidence.missing_share == 0.0
+
+
+@pytest.mark.parametrize(
+    ("query", "path"),
+    [
         ("駅", "journal/2025-03-10.md"),
         ("饺", "journal/2025-03-01.md"),
         ("审", "reference/release-pipeline.md"),
