@@ -254,6 +254,21 @@ _PAST_QUESTION = re.compile(
 )
 
 
+#: "Should I", "am I allowed to", "is it OK for me to", "what do I value", "who am I": the question is
+#: about the agent's own conduct or self, which its system/ and covenant territories hold.
+_SELF_QUESTION = re.compile(
+    r"\b(?:should (?:i|we)|am i (?:allowed|meant|supposed|permitted)|may i|ought i|must i"
+    r"|is it (?:ok|okay|right|fine) (?:for me )?to|what do i (?:value|believe|stand for)|who am i)\b",
+    re.IGNORECASE,
+)
+
+
+def asks_about_self(text: str) -> bool:
+    """Whether the question asks about the agent's own conduct or self ("how should I talk to Tobi",
+    "am I allowed to make jokes")."""
+    return _SELF_QUESTION.search(text) is not None
+
+
 def asks_for_current(text: str) -> bool:
     """Whether the question asks how things are now (not about an event or the past)."""
     return _CURRENT_QUESTION.search(text) is not None and _PAST_QUESTION.search(text) is None

@@ -48,6 +48,7 @@ from memsearch.models import (
 )
 from memsearch.query import Filters, ParsedQuery
 from memsearch.query_terms import (
+    asks_about_self,
     asks_for_current,
     asks_for_event,
     identifiers,
@@ -103,6 +104,15 @@ WINDOW_ONLY_SEMANTIC_WEIGHT = 0.0
 
 #: A question asking when something happened weighs dated entries up by this much.
 EVENT_ENTRY_WEIGHT = 1.25
+
+#: A question about the agent's own conduct or self ("how should I talk to Tobi", "am I allowed to
+#: make jokes": query_terms.asks_about_self) weighs how close a memory is to the self more: each
+#: territory's weight to this power (system 1.2 -> 1.73, covenant 1.3 -> 2.2, reference 1.1 -> 1.33,
+#: archive 0.9 -> 0.73). Measured (eval/run.py vault, 2026-12-05) over the 23 such questions of both
+#: agent vaults (19 territory, 2 paraphrase, 2 entity chains): at 2, 3, 4 and 6 none falls; at 3
+#: own territory hit@3 0.917 -> 0.958 (tr-19 6th -> 3rd, tr-02 2nd -> 1st), shared te-23 3rd -> 2nd;
+#: LoCoMo and SciFact unchanged (no such question moves there).
+SELF_QUESTION_POWER = 3.0
 
 #: Territories of superseded material (DESIGN: the archive holds what was replaced): a question
 #: about how things are now weighs them down, one about the past or a date does not.
@@ -820,6 +830,11 @@ def _fuse(
     and the fused score of a chunk every list ranked first, in the weightiest territory."""
     index, settings, lists = asked.index, asked.settings, found.lists
     territory_weights = {t_.label: t_.weight for t_ in settings.territories}
+    if asks_about_self(asked.parsed.text):
+        territory_weights = {label: w**SELF_QUESTION_POWER for label, w in territory_weights.items()}
+        found.notes.append(
+            f"a question about the self: territory weights to the power {SELF_QUESTION_POWER:g}"
+        )
     current = not event and asked.parsed.window is None and asks_for_current(asked.parsed.text)
     chunks_by_id = index.chunks
 

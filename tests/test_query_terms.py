@@ -5,6 +5,7 @@ import pytest
 from memsearch.index.keyword import KeywordIndex
 from memsearch.query_terms import (
     SCAFFOLD_WEIGHT,
+    asks_about_self,
     asks_for_event,
     identifiers,
     informative,
@@ -121,3 +122,20 @@ def test_a_name_and_its_gloss_are_one_word_missing_only_if_missing_in_both_spell
 )
 def test_an_identifier_is_a_code_that_names_one_thing(query, written):
     assert identifiers(query) == written
+
+
+@pytest.mark.parametrize(
+    ("query", "about_self"),
+    [
+        ("How should I talk to Tobi?", True),
+        ("Am I allowed to make jokes?", True),
+        ("Is it OK for me to read Mags's work email?", True),
+        ("What do I value most?", True),
+        ("Who am I?", True),
+        ("What does Tobi fix?", False),
+        ("Who should get the shoulder of lamb?", False),  # "should" without "I"
+        ("What did I eat?", False),
+    ],
+)
+def test_a_question_about_the_agents_own_conduct_is_told_apart(query, about_self):
+    assert asks_about_self(query) is about_self

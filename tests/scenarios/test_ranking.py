@@ -316,3 +316,36 @@ def test_a_question_of_stopwords_and_a_window_is_answered_by_the_window(tmp_path
     with open_index(vault) as engine:
         response = engine.search("what did I do in May", k=3, now=NOW)
         assert {r.path for r in response.results[:2]} == {"journal/2025-05-06.md", "journal/2025-05-20.md"}
+
+
+def test_a_question_about_the_agents_own_conduct_weighs_the_system_note_up(tmp_path):
+    """ "How should I talk to Tobi?": Tobi's own note names him most and a journal day tells of
+    talking to him; how the agent is to talk with him is in system/. A question about the self
+    weighs closeness to the self more (system 1.2 cubed), so the system note climbs above the
+    journal day; asked as a fact about Tobi, the territories weigh as usual."""
+    vault = tmp_path / "vault"
+    write_vault(
+        vault,
+        {
+            "reference/people/tobi.md": (
+                "# Tobi\n\nTobi runs the Saturday repair stall. Tobi fixes gears; Tobi is the one to"
+                " call about bottom brackets. Phone: 07700 900414.\n"
+            ),
+            "journal/2025-09-29.md": "# 2025-09-29\n\nTalked to Tobi about the stall rota for October.\n",
+            "system/relationships.md": (
+                "# Relationships\n\n## Tobi\n\nTalk plainly, in short sentences; he hates being managed."
+                " Thank him for the work before any ask.\n"
+            ),
+        },
+    )
+    index_vault(vault)
+    with open_index(vault) as opened:
+        conduct = opened.search("How should I talk to Tobi?", k=3, now=NOW, explain=True)
+        fact = opened.search("What does Tobi fix?", k=3, now=NOW, explain=True)
+    paths = [r.path for r in conduct.results]
+    assert paths.index("system/relationships.md") < paths.index("journal/2025-09-29.md"), paths
+    assert any("about the self" in note for note in conduct.health.notes)
+    system = next(r for r in conduct.results if r.path == "system/relationships.md")
+    assert system.explanation["territory_weight"] == pytest.approx(1.2**3)
+    assert fact.results[0].path == "reference/people/tobi.md"
+    assert not any("about the self" in note for note in fact.health.notes)
