@@ -257,7 +257,7 @@ _PAST_QUESTION = re.compile(
 #: "Should I", "am I allowed to", "is it OK for me to", "what do I value", "who am I": the question is
 #: about the agent's own conduct or self, which its system/ and covenant territories hold.
 _SELF_QUESTION = re.compile(
-    r"\b(?:should (?:i|we)|am i (?:allowed|meant|supposed|permitted)|may i|ought i|must i"
+    r"\b(?:should (?:i|we)|am i (?:allowed|meant|supposed|permitted)|may i|ought i"
     r"|is it (?:ok|okay|right|fine) (?:for me )?to|what do i (?:value|believe|stand for)|who am i)\b",
     re.IGNORECASE,
 )

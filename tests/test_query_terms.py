@@ -135,6 +135,7 @@ def test_an_identifier_is_a_code_that_names_one_thing(query, written):
         ("What does Tobi fix?", False),
         ("Who should get the shoulder of lamb?", False),  # "should" without "I"
         ("What did I eat?", False),
+        ("How early must I phone to be seen today?", False),  # practical, not conduct
     ],
 )
 def test_a_question_about_the_agents_own_conduct_is_told_apart(query, about_self):
