@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from memsearch.api import Memsearch, index_vault
+from tests.language_vaults import write_notes
 
 MULTILINGUAL_VAULT = Path(__file__).resolve().parent.parent / "fixtures" / "multilingual"
 NOW = "2025-03-20T12:00:00+00:00"
@@ -284,10 +285,7 @@ LATIN_QUERIES = [
 @pytest.fixture(scope="module")
 def latin_engine(tmp_path_factory) -> Memsearch:
     vault = tmp_path_factory.mktemp("latin") / "vault"
-    for name, text in LATIN_NOTES.items():
-        (vault / name).parent.mkdir(parents=True, exist_ok=True)
-        (vault / name).write_text(text, encoding="utf-8")
-    index_vault(vault)
+    index_vault(write_notes(vault, LATIN_NOTES))
     return Memsearch(vault)
 
 
@@ -325,10 +323,7 @@ def test_a_word_typed_with_other_accents_meets_the_vaults_spelling(tmp_path, que
         "reference/cafe-max.md": "# Café Max\n\nThe café on the corner; oat flat white.\n",
         "reference/cabin.md": "# Cabin\n\nThe cabin key hangs by the door.\n",
     }
-    for rel, text in notes.items():
-        (vault / rel).parent.mkdir(parents=True, exist_ok=True)
-        (vault / rel).write_text(text, encoding="utf-8")
-    index_vault(vault, embed=False)
+    index_vault(write_notes(vault, notes), embed=False)
     response = Memsearch(vault).search(query, k=3, strategies=["keyword"], now=NOW)
     assert [r.path for r in response.results][:1] == [path], response.results
     assert response.signal.evidence.missing_share == 0.0
