@@ -44,7 +44,8 @@ from memsearch.scan import NOTEBOOK_SUFFIXES
 #: 7: a month word that begins a name is kept ("April Jones", "Jun Park" were "Jones", "Park").
 #: 8: archived notes and books carry their file name as an entity, as sectioned notes do.
 #: 9: ``Maureen Hargreaves ("Mrs H")`` defines an alias in prose.
-CHUNKER_VERSION = 9
+#: 10: setext headings ("Title" over "=====", "Section" over "-----") are headings.
+CHUNKER_VERSION = 10
 
 #: The chunking strategies whose notes are subjects a link can name (:func:`note_identity`).
 SUBJECT_STRATEGIES = frozenset({"sections", "archive", "chapters"})

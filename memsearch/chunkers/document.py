@@ -16,6 +16,10 @@ from memsearch import dates
 from memsearch.fences import NOT_FENCED, fence_ids
 
 _HEADING_RE = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
+# A setext heading's underline: "===" makes the line above a level-1 heading, "---" a level-2 one.
+_SETEXT_RE = re.compile(r"^ {0,3}(=+|-{2,})[ \t]*$")
+# Lines that are no paragraph, so no setext heading: list items, quotes, table rows, HTML.
+_NOT_PARAGRAPH_RE = re.compile(r"^ {0,3}(?:[-*+][ \t]|\d{1,9}[.)][ \t]|>|\||<)")
 # Markdown decoration before a leading date, only to show the date as written.
 _DECORATION_RE = re.compile(
     r"^(?:\s+|#{1,6}|>|[-*+](?=\s)|\d{1,3}[.)](?=\s)|\[[ xX]\](?=\s)|[\[(`]|\*\*|__|\*|_)*"
@@ -67,7 +71,22 @@ class Doc:
                 if m:
                     self.level[i] = len(m.group(1))
                     self.heading_text[i] = (m.group(2) or "").strip()
+        for i in range(body_start + 1, self.n):
+            m = _SETEXT_RE.match(lines[i]) if lines[i][:4].strip()[:1] in ("=", "-") else None
+            if m and self.fence[i] == NOT_FENCED and self._one_line_paragraph(i - 1):
+                self.level[i - 1] = 1 if m.group(1)[0] == "=" else 2
+                self.heading_text[i - 1] = lines[i - 1].strip()
         self._dates: dict[int, tuple[datetime, str] | None] = {}
+
+    def _one_line_paragraph(self, i: int) -> bool:
+        """Whether line ``i`` is a paragraph of one line (a setext underline below makes it a
+        heading; under a longer paragraph a line of dashes is left to the strategies that read
+        it as a separator, as the archive's do)."""
+        if i < self.body_start or self.blank[i] or self.level[i] or self.fence[i] != NOT_FENCED:
+            return False
+        if _NOT_PARAGRAPH_RE.match(self.lines[i]) or _SETEXT_RE.match(self.lines[i]):
+            return False
+        return i == self.body_start or self.blank[i - 1] or self.level[i - 1] > 0
 
     # ------------------------------------------------------------------ structure
 

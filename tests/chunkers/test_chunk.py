@@ -58,6 +58,35 @@ def test_sections_split_at_h1_and_h2_deeper_headings_stay_inside():
     assert spans("reference/redflag.md", text) == [(1, 1), (3, 4), (6, 9), (10, 11)]
 
 
+def test_sections_split_at_setext_headings_as_at_atx_ones():
+    """ "Boiler\\n======" and "Service\\n-------" are a level-1 and a level-2 heading (CommonMark), in a
+    file with CRLF line ends too; a paragraph of two lines above a line of dashes, a list item or a
+    table row is no heading."""
+    text = md(
+        "Boiler notes",  # 1
+        "============",
+        "",
+        "A Vaillant ecoTEC.",
+        "",
+        "Service",  # 6
+        "-------",
+        "",
+        "Annual, by Zoë Müller.",
+        "",
+        "Pressure",  # 11
+        "--",
+        "Refill to 1.4 bar.",
+    )
+    assert spans("reference/boiler.md", text) == [(1, 4), (6, 9), (11, 13)]
+    assert spans("reference/boiler.md", text.replace("\n", "\r\n")) == [(1, 4), (6, 9), (11, 13)]
+    parsed = parse("reference/boiler.md", text)
+    assert parsed.title == "Boiler notes" and parsed.chunks[1].heading == "Service"
+    not_headings = md(
+        "# Notes", "", "First line", "second line", "---", "- an item", "---", "| a | b |", "---"
+    )
+    assert spans("reference/notes.md", not_headings) == [(1, 9)]
+
+
 def test_sections_bare_title_joins_its_first_child_section_but_empty_sibling_stays():
     text = md("# Redflag", "", "## Overview", "Text.", "## Empty", "## Next", "More.")
     assert spans("reference/redflag.md", text) == [(1, 4), (5, 5), (6, 7)]
