@@ -342,7 +342,10 @@ class KeywordIndex:
                 for held in chain(self._rows, self._postings):
                     if not held.isascii():
                         folded.setdefault(fold_accents(held), []).append(held)
-            found.update(spelling for spelling in folded.get(bare, ()) if spelling != term)
+            # a term of removed chunks only may linger in the table: held is what counts
+            found.update(
+                spelling for spelling in folded.get(bare, ()) if spelling != term and self.holds(spelling)
+            )
         return sorted(found)
 
     def chunks_holding(self, term: str, limit: int) -> list[int]:

@@ -306,3 +306,12 @@ def test_accented_finds_the_spellings_held_with_other_accents_as_they_arrive():
     index.add(2, {"vanern": 1.0, "zoë": 1.0})  # after the first ask: still found
     assert index.accented("zoe") == ["zoë"]
     assert index.accented("vänern") == ["vanern"]
+
+
+def test_accented_leaves_out_a_spelling_only_removed_chunks_held():
+    index = KeywordIndex()
+    index.add(0, {"vänern": 1.0})
+    index.add(1, {"cabin": 1.0})
+    assert index.accented("vanern") == ["vänern"]
+    index.remove(0)
+    assert index.accented("vanern") == []
