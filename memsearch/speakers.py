@@ -31,7 +31,7 @@ OPENING_CHARS = 400
 #: The share of a file's passages that must be turns of its speakers for it to be a transcript.
 TRANSCRIPT_SHARE = 0.75
 #: A transcript turn spoken by an entity the query names weighs this much more in the fusion, as
-#: a dated entry does for a question asking when (search.EVENT_ENTRY_WEIGHT). On LoCoMo, 96% of
+#: a dated entry does for a question asking when (search.fuse.EVENT_ENTRY_WEIGHT). On LoCoMo, 96% of
 #: the evidence turns of a question naming one speaker are that speaker's, against 59% of the
 #: fused top 10. Measured (eval/run.py locomo, 2026-12-04), categories 1-4 any@10 / category 5
 #: (adversarial: the question names the other speaker) / all 1,982 questions: 0.822 / 0.874 / 0.834

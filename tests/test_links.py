@@ -150,7 +150,7 @@ def test_the_graph_list_ranks_the_linked_note_and_explain_names_the_link(engine)
 def test_a_partial_keyword_head_lets_the_graph_list_lead_where_its_links_add(engine):
     """A question only partly matched by the text heads, whose link adds to what it reaches: the
     graph list weighs the graph lead (fusion.graph_lead); one the keyword head holds whole does not."""
-    from memsearch.search import GRAPH_LEAD
+    from memsearch.search.weigh import GRAPH_LEAD
 
     def graph_weight(question: str) -> float | None:
         response = engine.search(question, k=10, all_results=True, explain=True)
@@ -169,7 +169,7 @@ def test_a_head_matched_on_the_names_alone_lets_the_graph_list_lead(tmp_path):
     of what it asks about it (who rides at the back): the graph list, which follows its link to the
     sweep rider, weighs the graph lead. A question the note answers beyond the name does not."""
     from memsearch.api import open_index
-    from memsearch.search import GRAPH_LEAD
+    from memsearch.search.weigh import GRAPH_LEAD
 
     notes = {
         "reference/harbour-loop.md": (
@@ -322,7 +322,7 @@ def test_a_head_lacking_the_rarest_word_asked_lets_the_graph_list_lead(tmp_path)
     Named with a time, the question is the window's to answer, and the head is judged by its share
     alone."""
     from memsearch.api import open_index
-    from memsearch.search import GRAPH_LEAD
+    from memsearch.search.weigh import GRAPH_LEAD
 
     engine = open_index(_indexed(tmp_path / "vault", ASTER_NOTES))
     question = "what algorithm does Project Aster sign its releases with"

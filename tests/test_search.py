@@ -110,7 +110,7 @@ def test_the_mask_follows_a_change_of_the_chunk_table(engine):
 def test_window_weight_grows_as_the_window_narrows():
     from datetime import UTC, datetime, timedelta
 
-    from memsearch.search import window_weight
+    from memsearch.search.retrieve import window_weight
 
     start = datetime(2025, 3, 1, tzinfo=UTC)
     day, week, month = (window_weight(start, start + timedelta(days=d)) for d in (1, 7, 31))

@@ -101,9 +101,9 @@ def test_a_question_turn_hands_its_answer_to_the_reply(engine):
 def test_an_answer_does_not_depend_on_whether_an_earlier_query_read_the_replies(engine, monkeypatch):
     """The replies are read once a question turn stands among a query's first fused passages; a
     question turn further down lifts nothing, whether or not an earlier query read them."""
-    import memsearch.search as search_module
+    import memsearch.search.fuse as fuse_module
 
-    monkeypatch.setattr(search_module, "ASKING_HEAD", 1)
+    monkeypatch.setattr(fuse_module, "ASKING_HEAD", 1)
     engine.index.derived.pop("transcript replies", None)
 
     def answer(query: str) -> list[tuple[int, float]]:

@@ -1,0 +1,156 @@
+"""3. fuse: weighted reciprocal-rank fusion of the lists, times each memory's territory weight."""
+
+from __future__ import annotations
+
+from memsearch.fusion import FusedList, follow_head_links, lift_replies, max_possible, rrf
+from memsearch.models import entry_dated, importance_prior
+from memsearch.query_terms import asks_about_self, asks_for_current
+from memsearch.search.state import Asked, Found, Weighed
+from memsearch.speakers import (
+    ASKING_HEAD,
+    ASKING_WEIGHT,
+    REPLY_WEIGHT,
+    SPEAKER_WEIGHT,
+    might_ask,
+    transcript_replies,
+    transcript_speakers,
+)
+
+#: A question asking when something happened weighs dated entries up by this much.
+EVENT_ENTRY_WEIGHT = 1.25
+
+
+#: A question about the agent's own conduct or self ("how should I talk to Tobi", "am I allowed to
+#: make jokes": query_terms.asks_about_self) weighs how close a memory is to the self more: each
+#: territory's weight to this power (system 1.2 -> 1.73, covenant 1.3 -> 2.2, reference 1.1 -> 1.33,
+#: archive 0.9 -> 0.73). Measured (eval/run.py vault, 2026-12-05) over the 21 such questions of both
+#: agent vaults (19 territory, 2 entity chains): at 2, 3, 4 and 6 none falls; at 3 own territory
+#: hit@3 0.917 -> 0.958 (tr-19 6th -> 3rd, tr-02 2nd -> 1st), shared te-23 3rd -> 2nd; LoCoMo and
+#: SciFact unchanged. "Must I" is left out: both own questions asking it are practical ("how early
+#: must I phone to be seen today"), and it put semantic alone's answer to one out of the first three.
+SELF_QUESTION_POWER = 3.0
+
+
+#: Territories of superseded material (DESIGN: the archive holds what was replaced): a question
+#: about how things are now weighs them down, one about the past or a date does not.
+SUPERSEDED_TERRITORIES = frozenset({"archive"})
+SUPERSEDED_WEIGHT = 0.75
+
+
+#: Link propagation (fusion.follow_head_links), on the graph lead's partial match: a passage a link
+#: on one of the first LINKED_HEADS fused files reaches gains LINK_WEIGHT x the share of what the
+#: query asks beyond its names that the link's anchor adds x that file's score (not the share of the
+#: whole query: the hub's title is usually the name, and every link on it would add it alike).
+#: Measured (eval/run.py, 2026-12-04): own vault entity_chain hit@3 0.542 -> 0.625 (eight chains
+#: climb, none falls; overall 0.831 -> 0.843, MRR@10 0.725 -> 0.736); two own aliases go one place
+#: down (2nd -> 3rd, 1st -> 2nd); the shared vault unchanged (0.870). Plateau: LINKED_HEADS 1 to 10
+#: alike; LINK_WEIGHT 0.25 gains less, 0.75 and 1 cost a shared territory question. With the share
+#: of the whole query, the shared vault's chains climbed too (MRR@10 0.804 -> 0.848) but an own
+#: update went down; ungated, it cost the shared vault an alias and a territory question.
+LINKED_HEADS = 3
+LINK_WEIGHT = 0.5
+
+
+#: Chunks whose territory weight a loaded index keeps between queries (started again past it).
+KEPT_CHUNK_WEIGHTS = 65_536
+
+
+def fuse(
+    asked: Asked, found: Found, weighed: Weighed, event: bool
+) -> tuple[FusedList, dict[str, float], float]:
+    """The fused ranking, the weights it was fused with (``links`` too when links were followed)
+    and the fused score of a chunk every list ranked first, in the weightiest territory."""
+    index, settings, lists = asked.index, asked.settings, found.lists
+    territory_weights = {t_.label: t_.weight for t_ in settings.territories}
+    if asks_about_self(asked.parsed.text):
+        territory_weights = {label: w**SELF_QUESTION_POWER for label, w in territory_weights.items()}
+        found.notes.append(
+            f"a question about the self: territory weights to the power {SELF_QUESTION_POWER:g}"
+        )
+    current = not event and asked.parsed.window is None and asks_for_current(asked.parsed.text)
+    chunks_by_id = index.chunks
+
+    # A chunk's own prior (a notebook moment's importance, 1 for every other chunk) rides on its
+    # territory's weight: the one per-chunk factor of the fusion (docs/notebook.md). Kept per chunk
+    # until the index changes (a query weighs a few hundred chunks; an agent's next question mostly
+    # the same notes), under the territory weights it was read with.
+    known = index.kept(f"territory weights {sorted(territory_weights.items())}", lambda _index: {})
+    if len(known) > KEPT_CHUNK_WEIGHTS:
+        known.clear()
+
+    def territory_only(cid: int) -> float:
+        w = known.get(cid)
+        if w is None:
+            chunk = chunks_by_id[cid]
+            w = known[cid] = territory_weights.get(chunk.territory, 1.0) * importance_prior(chunk)
+        return w
+
+    def chunk_weight(cid: int) -> float:
+        chunk = chunks_by_id[cid]
+        w = territory_only(cid)
+        if event and chunk.fact_type == "experience" and entry_dated(chunk):
+            w *= EVENT_ENTRY_WEIGHT
+        elif current and chunk.territory in SUPERSEDED_TERRITORIES:
+            w *= SUPERSEDED_WEIGHT
+        return w
+
+    weigh_place = chunk_weight if event or current else territory_only
+    # In a transcript, a question naming one of its speakers asks what they said or did: their own
+    # turns weigh more (speakers.py; a question naming every speaker weighs all turns alike).
+    speakers = index.kept("transcript speakers", transcript_speakers) if asked.parsed.entities else {}
+    named = set(asked.parsed.entities) & set(speakers.values())
+    if named:
+        speaking = ", ".join(sorted(named))
+        found.notes.append(f"transcript turns spoken by {speaking} weighed x{SPEAKER_WEIGHT:g}")
+
+    def weigh_speaker(cid: int) -> float:
+        w = weigh_place(cid)
+        return w * SPEAKER_WEIGHT if speakers.get(cid) in named else w
+
+    weigh_chunk = weigh_speaker if named else weigh_place
+    weights = weighed.weights
+    fused = rrf(
+        lists,
+        k=settings.rrf_k,
+        weights=weights,
+        territory_weight=weigh_chunk,
+        tie_key=asked.chunk_order,
+        strength_mix=settings.strength_mix,
+    )
+    # The same partial match: the notes the first results link to for what the query asks climb
+    # towards them (the component's note names the technique that answers).
+    if weighed.partial and found.anchors and "graph" in lists:
+        fused = follow_head_links(
+            fused,
+            {target: (a.path, a.asked_share) for target, a in found.anchors.items()},
+            lambda cid: chunks_by_id[cid].path,
+            weigh_chunk,
+            heads=LINKED_HEADS,
+            weight=LINK_WEIGHT,
+            tie_key=asked.chunk_order,
+        )
+        weights = {**weights, "links": LINK_WEIGHT}
+    # In a transcript, a query worded like a question asked there matches the asking turn, while the
+    # answer is the reply (an adjacency pair): the asking turn weighs less and its reply is raised by
+    # it (speakers.py), among the first fused passages. The transcripts' turns are read once one of
+    # them looks like such a turn.
+    replies = index.kept_if_current("transcript replies")
+    if replies is None and any(might_ask(chunks_by_id[cid].text) for cid in fused.chunk_ids(ASKING_HEAD)):
+        replies = index.kept("transcript replies", transcript_replies)
+    if replies:
+        fused = lift_replies(
+            fused,
+            replies,
+            weigh_chunk,
+            weight=REPLY_WEIGHT,
+            asking=ASKING_WEIGHT,
+            head=ASKING_HEAD,
+            tie_key=asked.chunk_order,
+        )
+        weights = {**weights, "replies": REPLY_WEIGHT}
+    # The ceiling counts every strategy that ran, with its base weight, even one that found nothing:
+    # a query only one list answers, or answers weakly, shows as a low score, a thin signal.
+    ceiling = max_possible(
+        weighed.base, list(lists), settings.rrf_k, max(territory_weights.values(), default=1.0)
+    )
+    return fused, weights, ceiling
