@@ -45,7 +45,9 @@ from memsearch.scan import NOTEBOOK_SUFFIXES
 #: 8: archived notes and books carry their file name as an entity, as sectioned notes do.
 #: 9: ``Maureen Hargreaves ("Mrs H")`` defines an alias in prose.
 #: 10: setext headings ("Title" over "=====", "Section" over "-----") are headings.
-CHUNKER_VERSION = 10
+#: 11: bold words inside a sentence define no glossary term, and a definition ends before an arrow
+#:     or a link ("**OOH** - out of hours -> [[out-of-hours]]"); a time of day is no term.
+CHUNKER_VERSION = 11
 
 #: The chunking strategies whose notes are subjects a link can name (:func:`note_identity`).
 SUBJECT_STRATEGIES = frozenset({"sections", "archive", "chapters"})

@@ -13,7 +13,16 @@ from memsearch.entities.normalize import clean_name, normalize_entity
 from memsearch.fences import unfenced_lines
 
 #: A glossary line: ``**TERM** - what it means`` (also ``–``, ``—``, ``:``, ``=``), several a line.
-_GLOSSARY = re.compile(r"\*\*([^*\n]{1,40}?)\*\*\s*(?:[-–—:=]|is)\s+([^*\n]{2,120}?)(?=\s*(?:[.;(]|\*\*|$))")
+#: The meaning ends at a sentence's end, a bracket, the next term, or an arrow or link saying where
+#: to read on (``-> [[out-of-hours]]``).
+_GLOSSARY = re.compile(
+    r"\*\*([^*\n]{1,40}?)\*\*\s*(?:[-–—:=]|is)\s+([^*\n]{2,120}?)(?=\s*(?:[.;(]|\*\*|->|→|\[\[|$))"
+)
+#: What may stand before a glossary term: nothing but a list marker, or a sentence's end. Bold words
+#: inside a sentence are emphasis ("until **30 June 2026** - and can be destroyed after that").
+_TERM_OPENS = re.compile(r"(?:^\s*(?:(?:[-*+]|\d{1,3}[.)])\s+)?|[.;:!?)]\s+)$")
+#: A bold time of day opens a timetable's line ("**04:50 Monday** - all zones in turn"), not a term.
+_TIME_OF_DAY = re.compile(r"^\d{1,2}[:.]\d{2}\b")
 #: ``NAME = "ALIAS"`` and ``NAME aka ALIAS`` / ``also known as`` / ``a.k.a.``: ALIAS names NAME.
 _EQUALS_QUOTED = re.compile(r"([A-Za-z][\w' -]{1,40}?)\s*=\s*[\"“]([^\"”\n]{1,40})[\"”]")
 _AKA = re.compile(
@@ -40,7 +49,12 @@ def prose_aliases(text: str) -> dict[str, str]:
     found: dict[str, str] = {}
     for line in unfenced_lines(text):
         if "**" in line:
-            for term, meaning in _GLOSSARY.findall(line):
+            for match in _GLOSSARY.finditer(line):
+                if not _TERM_OPENS.search(line[: match.start()]):
+                    continue
+                term, meaning = match.groups()
+                if _TIME_OF_DAY.match(term):
+                    continue
                 words = meaning.split(",")[0].split()
                 if words and len(words) <= MAX_DEFINITION_WORDS:
                     _add_alias(found, term, " ".join(words))

@@ -34,3 +34,27 @@ def test_prose_aliases_skip_code_and_long_definitions():
 
     text = "```\n**x** - not a definition\n```\n**Y** - " + " ".join(["word"] * 12) + "\n"
     assert prose_aliases(text) == {}
+
+
+def test_bold_words_inside_a_sentence_are_emphasis_not_a_glossary_term():
+    """ "until **30 June 2026** - and can be destroyed" stresses a date: the bold term of a glossary
+    line opens the line, its list item, or a sentence; and a time of day opens a timetable's line."""
+    from memsearch.entities import prose_aliases
+
+    text = (
+        "It stays in the cabinet until **30 June 2026** - and can be destroyed after that.\n"
+        "Insulin: lente. **U40** - the syringe size.\n"
+        "1. **HLCG** - Hollis Lane Community Garden\n"
+        "- **04:50 Monday, Friday** - all zones in turn, 12 minutes each\n"
+    )
+    assert prose_aliases(text) == {"U40": "the syringe size", "HLCG": "Hollis Lane Community Garden"}
+
+
+def test_a_glossary_definition_ends_before_an_arrow_or_a_link():
+    """ "**OOH** - out of hours -> [[out-of-hours]]": the link says where to read on, it is no part
+    of what the term stands for."""
+    from memsearch.entities import prose_aliases
+
+    text = "- **OOH** - out of hours -> [[out-of-hours]]\n- **PVP** - pre-visit pills → see [[pvp]]\n"
+    text += "- **CD** - controlled drug [[controlled-drugs]]\n"
+    assert prose_aliases(text) == {"OOH": "out of hours", "PVP": "pre-visit pills", "CD": "controlled drug"}
