@@ -148,7 +148,7 @@ class Vocabulary(Protocol):
 
     def held_in(self, term: str, language: str) -> bool: ...
 
-    def accented(self, term: str) -> Sequence[str]: ...
+    def spellings(self, term: str) -> Sequence[str]: ...
 
 
 def term_weights(text: str, glosses: Iterable[str] = (), vocabulary: Vocabulary | None = None) -> TermWeights:
@@ -165,7 +165,7 @@ def term_weights(text: str, glosses: Iterable[str] = (), vocabulary: Vocabulary 
     def terms_of(words: str) -> list[str]:
         if vocabulary is None:
             return tokenize(words)
-        return resolved_tokenize(words, vocabulary.holds, vocabulary.held_in, vocabulary.accented)
+        return resolved_tokenize(words, vocabulary.holds, vocabulary.held_in, vocabulary.spellings)
 
     weights = TermWeights()
     for term in terms_of(text):

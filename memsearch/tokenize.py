@@ -291,11 +291,18 @@ def fold_accents(term: str) -> str:
     return unicodedata.normalize("NFC", bare)
 
 
+def fold_spelling(term: str) -> str:
+    """``term`` as its other spellings fold to it: without the accents of its Latin letters
+    (:func:`fold_accents`) and without hyphens ("vänern" -> "vanern", "wi-fi" -> "wifi",
+    "po-7781" -> "po7781")."""
+    return fold_accents(term).replace("-", "")
+
+
 def resolved_tokenize(
     text: str,
     held: Callable[[str], bool],
     held_in: Callable[[str, str], bool],
-    accented: Callable[[str], Sequence[str]] | None = None,
+    spellings: Callable[[str], Sequence[str]] | None = None,
 ) -> list[str]:
     """:func:`tokenize` for a query, where a word the index holds in none of its terms takes its
     terms in another language, if a chunk written in that language holds them: ``held(term)``
@@ -308,8 +315,11 @@ def resolved_tokenize(
     :func:`tokenize` does it; a foreign stem that only English chunks hold by chance (German
     ``routers`` is ``rout``) is no match.
 
-    A word held in no language's terms takes the vault's spellings of it with other accents
-    (``accented(term)``: "vanern" for a vault that writes "Vänern", and the other way round).
+    A word held in no language's terms takes the vault's spellings of it with other accents or
+    hyphens (``spellings(term)``: "vanern" for a vault that writes "Vänern", "wi-fi" for one that
+    writes "Wi-Fi", and the other way round). A hyphenated word whose whole form no chunk holds
+    takes its spellings in that form's place, beside its parts: "follow-up" is "followup" too,
+    where "follow" alone is held.
     """
     raws = raw_tokens(text)
     own = languages.decide(languages.tally_tokens(raws)) or DEFAULT_LANGUAGE
@@ -324,8 +334,11 @@ def resolved_tokenize(
                     terms = other
                     break
             else:
-                respelled = [spelling for t in terms for spelling in accented(t)] if accented else []
+                respelled = [spelling for t in terms for spelling in spellings(t)] if spellings else []
                 terms = respelled or terms
+        elif spellings and "-" in raw and terms and not held(terms[0]):
+            whole = spellings(terms[0])
+            terms = [*whole, *terms[1:]] if whole else terms
         out.extend(terms)
     return out
 

@@ -214,3 +214,11 @@ def test_accents_fold_on_latin_letters_only():
     assert fold_accents("zoë") == "zoe" and fold_accents("ōsaka") == "osaka"
     assert fold_accents("が") == "が"  # kana's voicing mark changes the word
     assert fold_accents("ed25519") == "ed25519"
+
+
+def test_a_spelling_folds_its_accents_and_hyphens():
+    from memsearch.tokenize import fold_spelling
+
+    assert fold_spelling("wi-fi") == "wifi" and fold_spelling("e-mail") == "email"
+    assert fold_spelling("café-crème") == "cafecreme" and fold_spelling("po-7781") == "po7781"
+    assert fold_spelling("sign_ed25519") == "sign_ed25519"  # an identifier's underscore stays

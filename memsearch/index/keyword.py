@@ -26,7 +26,7 @@ import numpy as np
 
 from memsearch.models import Hit
 from memsearch.query_terms import TermWeights
-from memsearch.tokenize import fold_accents, is_character_bigram, is_hiragana, is_unspaced_character
+from memsearch.tokenize import fold_spelling, is_character_bigram, is_hiragana, is_unspaced_character
 
 #: Robertson/Lucene defaults; k1 bounds what repetition can earn, b normalises for length.
 BM25_K1 = 1.2
@@ -83,8 +83,8 @@ class KeywordIndex:
         # when a query first holds one; terms that arrive later wait in the list until the next.
         self._term_lines: str | None = None
         self._unlined_terms: list[str] = []
-        # The accented terms by their folded form (:meth:`accented`): made when a query first
-        # asks, dropped when a new accented term arrives.
+        # The accented and hyphenated terms by their folded form (:meth:`spellings`): made when a
+        # query first asks, dropped when a new such term arrives.
         self._folded: dict[str, list[str]] | None = None
 
     def __len__(self) -> int:
@@ -126,7 +126,7 @@ class KeywordIndex:
                     posting = postings[term] = {}
                     if lining:
                         self._unlined_terms.append(term)
-                    if not term.isascii():
+                    if not term.isascii() or "-" in term:
                         self._folded = None
                 posting[chunk_id] = tf
                 if cache:
@@ -326,26 +326,26 @@ class KeywordIndex:
         """Whether any chunk holds ``term``."""
         return bool(len(self)) and self._posting_arrays(term) is not None
 
-    def accented(self, term: str) -> list[str]:
-        """The terms chunks hold that differ from ``term`` only in accents, sorted: "vänern" for
-        "vanern", "vanern" for "vänern" (:func:`memsearch.tokenize.fold_accents`)."""
+    def spellings(self, term: str) -> list[str]:
+        """The terms chunks hold that differ from ``term`` only in accents or hyphens, sorted:
+        "vänern" for "vanern", "vanern" for "vänern", "wi-fi" for "wifi", "email" for "e-mail"
+        (:func:`memsearch.tokenize.fold_spelling`)."""
         if not len(self):
             return []
-        bare = fold_accents(term)
+        bare = fold_spelling(term)
         found = {bare} if bare != term and self.holds(bare) else set()
-        if bare.isascii():  # an accented spelling folds to it
-            if self._pending:
-                self._flush()
-            folded = self._folded
-            if folded is None:
-                folded = self._folded = {}
-                for held in chain(self._rows, self._postings):
-                    if not held.isascii():
-                        folded.setdefault(fold_accents(held), []).append(held)
-            # a term of removed chunks only may linger in the table: held is what counts
-            found.update(
-                spelling for spelling in folded.get(bare, ()) if spelling != term and self.holds(spelling)
-            )
+        if self._pending:
+            self._flush()
+        folded = self._folded
+        if folded is None:
+            folded = self._folded = {}
+            for held in chain(self._rows, self._postings):
+                if not held.isascii() or "-" in held:
+                    folded.setdefault(fold_spelling(held), []).append(held)
+        # a term of removed chunks only may linger in the table: held is what counts
+        found.update(
+            spelling for spelling in folded.get(bare, ()) if spelling != term and self.holds(spelling)
+        )
         return sorted(found)
 
     def chunks_holding(self, term: str, limit: int) -> list[int]:

@@ -37,8 +37,8 @@ class IndexVocabulary:
     def holds(self, term: str) -> bool:
         return self.index.keyword.holds(term)
 
-    def accented(self, term: str) -> list[str]:
-        return self.index.keyword.accented(term)
+    def spellings(self, term: str) -> list[str]:
+        return self.index.keyword.spellings(term)
 
     def held_in(self, term: str, language: str) -> bool:
         chunks = self.index.chunks

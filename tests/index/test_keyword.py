@@ -296,22 +296,32 @@ def test_a_lone_character_of_unspaced_script_stands_for_the_bigrams_that_hold_it
     assert sorted(hit.chunk_id for hit in loaded.search({"猫": 1.0}, 5)) == [5, 6]
 
 
-def test_accented_finds_the_spellings_held_with_other_accents_as_they_arrive():
+def test_spellings_finds_the_spellings_held_with_other_accents_as_they_arrive():
     index = KeywordIndex()
     index.add(0, {"vänern": 1.0, "cabin": 1.0})
     index.add(1, {"cafe": 1.0})
-    assert index.accented("vanern") == ["vänern"]
-    assert index.accented("café") == ["cafe"]
-    assert index.accented("cabin") == [] and index.accented("vänern") == []
+    assert index.spellings("vanern") == ["vänern"]
+    assert index.spellings("café") == ["cafe"]
+    assert index.spellings("cabin") == [] and index.spellings("vänern") == []
     index.add(2, {"vanern": 1.0, "zoë": 1.0})  # after the first ask: still found
-    assert index.accented("zoe") == ["zoë"]
-    assert index.accented("vänern") == ["vanern"]
+    assert index.spellings("zoe") == ["zoë"]
+    assert index.spellings("vänern") == ["vanern"]
 
 
-def test_accented_leaves_out_a_spelling_only_removed_chunks_held():
+def test_spellings_finds_the_spellings_held_with_or_without_hyphens_as_they_arrive():
+    index = KeywordIndex()
+    index.add(0, {"wi-fi": 1.0, "wi": 1.0, "fi": 1.0, "email": 1.0})
+    assert index.spellings("wifi") == ["wi-fi"]
+    assert index.spellings("e-mail") == ["email"]
+    assert index.spellings("fi") == [] and index.spellings("wi-fi") == []
+    index.add(1, {"po-7781": 1.0})  # after the first ask: still found
+    assert index.spellings("po7781") == ["po-7781"]
+
+
+def test_spellings_leaves_out_a_spelling_only_removed_chunks_held():
     index = KeywordIndex()
     index.add(0, {"vänern": 1.0})
     index.add(1, {"cabin": 1.0})
-    assert index.accented("vanern") == ["vänern"]
+    assert index.spellings("vanern") == ["vänern"]
     index.remove(0)
-    assert index.accented("vanern") == []
+    assert index.spellings("vanern") == []

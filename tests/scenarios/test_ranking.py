@@ -349,3 +349,34 @@ def test_a_question_about_the_agents_own_conduct_weighs_the_system_note_up(tmp_p
     assert system.explanation["territory_weight"] == pytest.approx(1.2**3)
     assert fact.results[0].path == "reference/people/tobi.md"
     assert not any("about the self" in note for note in fact.health.notes)
+
+
+@pytest.mark.parametrize(
+    ("query", "path"),
+    [
+        ("wifi password", "reference/network.md"),  # the note writes "Wi-Fi"
+        ("email the committee", "reference/committee.md"),  # ... "e-mail"
+        ("co-op membership fee", "reference/membership.md"),  # ... "coop", and "co" nowhere
+        ("purchase PO7781", "journal/2025-02-27.md"),  # ... "PO-7781"
+        ("follow-up call", "reference/sam.md"),  # ... "followup", and "follow" elsewhere
+    ],
+)
+def test_a_word_written_with_or_without_its_hyphen_meets_the_vaults_spelling(tmp_path, query, path):
+    """ "wifi" for the vault's "Wi-Fi", "email" for its "e-mail", and "co-op" for its "coop": a word
+    the vault holds in no form of its own is matched by its spelling with or without hyphens (as
+    Lucene's word-delimiter filter joins them), and the query lacks no word."""
+    notes = {
+        "reference/network.md": "# Network\n\nThe Wi-Fi password is on the router's label.\n",
+        "reference/committee.md": "# Committee\n\nTo reach the committee, e-mail the secretary.\n",
+        "reference/membership.md": "# Membership\n\nThe coop membership fee is 20 a year.\n",
+        "journal/2025-02-27.md": "# 2025-02-27\n\nRaised PO-7781 for the new purchase of parts.\n",
+        "reference/passwords.md": "# Passwords\n\nA password manager holds the rest; the committee knows.\n",
+        "reference/sam.md": "# Sam\n\nSam wants a followup call in May.\n",
+        "reference/river.md": "# River\n\nFollow the river path to the weir; call in at the lock.\n",
+    }
+    vault = tmp_path / "vault"
+    write_vault(vault, notes)
+    index_vault(vault, embed=False)
+    response = open_index(vault).search(query, k=3, strategies=["keyword"], now=NOW)
+    assert [r.path for r in response.results][:1] == [path], response.results
+    assert response.signal.evidence.missing_share == 0.0
