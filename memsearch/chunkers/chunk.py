@@ -47,7 +47,8 @@ from memsearch.scan import NOTEBOOK_SUFFIXES
 #: 10: setext headings ("Title" over "=====", "Section" over "-----") are headings.
 #: 11: bold words inside a sentence define no glossary term, and a definition ends before an arrow
 #:     or a link ("**OOH** - out of hours -> [[out-of-hours]]"); a time of day is no term.
-CHUNKER_VERSION = 11
+#: 12: an entity's key has no full stop closing a word ("Dr. Okafor" is found as "dr okafor").
+CHUNKER_VERSION = 12
 
 #: The chunking strategies whose notes are subjects a link can name (:func:`note_identity`).
 SUBJECT_STRATEGIES = frozenset({"sections", "archive", "chapters"})

@@ -1,7 +1,7 @@
 """An entity's written form made into its display name and its graph key.
 
 :func:`normalize_entity` is the key the graph uses for a node (casefolded, no ``#``, ``-``/``_``
-as spaces); :func:`unique_entities` deduplicates on it; :func:`clean_name` and
+as spaces, no full stop closing a word); :func:`unique_entities` deduplicates on it; :func:`clean_name` and
 :func:`wikilink_target` turn a written ``#tag``, ``"quoted"`` or ``[[link|shown]]`` into the
 name itself. Shared by the frontmatter, body-text and alias readers.
 """
@@ -16,10 +16,13 @@ from functools import lru_cache
 #: Longer "names" (a 300,000-character [[wikilink]] or #tag) are no names: they are left out of the
 #: graph rather than made nodes as long as themselves.
 MAX_ENTITY_CHARS = 100
+#: A full stop closing a word ("Dr.", "Jr."): the graph reads a query's words without it.
+_CLOSING_STOP = re.compile(r"\.+(?=\s|$)")
 
 
 def normalize_entity(name: str) -> str:
-    """The graph's node key for an entity: casefolded, no ``#``, ``-``/``_`` as spaces, single spaces."""
+    """The graph's node key for an entity: casefolded, no ``#``, ``-``/``_`` as spaces, no full stop
+    closing a word, single spaces."""
     return _normalized(name if isinstance(name, str) else str(name))
 
 
@@ -29,6 +32,8 @@ def _normalized(name: str) -> str:
     text = text.lstrip("#")
     if "-" in text or "_" in text:
         text = re.sub(r"[-_]+", " ", text)
+    if "." in text:  # a word's closing full stop, as the graph reads a query's words: "dr. okafor"
+        text = _CLOSING_STOP.sub("", text)
     return " ".join(text.split())
 
 

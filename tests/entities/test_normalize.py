@@ -15,6 +15,11 @@ from memsearch.entities import normalize_entity, without_possessive
         ("  red-flag   service ", "red flag service"),
         ("STRASSE", "strasse"),
         ("Straße", "strasse"),
+        # a word's closing full stop, as a query's words are read ("Dr. Okafor" asked as written)
+        ("Dr. Okafor", "dr okafor"),
+        ("St. Ives Jr.", "st ives jr"),
+        ("U.S. Navy", "u.s navy"),
+        ("firmware v1.2", "firmware v1.2"),
     ],
 )
 def test_normalize_entity(name, key):

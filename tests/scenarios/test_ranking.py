@@ -380,3 +380,24 @@ def test_a_word_written_with_or_without_its_hyphen_meets_the_vaults_spelling(tmp
     response = open_index(vault).search(query, k=3, strategies=["keyword"], now=NOW)
     assert [r.path for r in response.results][:1] == [path], response.results
     assert response.signal.evidence.missing_share == 0.0
+
+
+def test_an_alias_written_with_a_full_stop_is_found_as_the_query_writes_it(tmp_path):
+    """`aliases: ["Dr. Okafor"]`: the question "Dr. Okafor" names her (the graph reads a query's
+    words without their closing full stop, so an entity's key must too), and her note comes before
+    a note that only shares her surname."""
+    notes = {
+        "reference/people/mara.md": (
+            '---\naliases: ["Dr. Okafor", "the PI"]\n---\n'
+            "# Mara Okafor\n\nRuns the cryo lab; prefers e-mail.\n"
+        ),
+        "system/identity.md": "# Who I am\n\nI am Wren, an assistant for the Okafor lab.\n",
+    }
+    vault = tmp_path / "vault"
+    write_vault(vault, notes)
+    index_vault(vault, embed=False)
+    engine = open_index(vault)
+    for question in ("Dr. Okafor", "Dr Okafor", "what does Dr. Okafor prefer"):
+        response = engine.search(question, k=2, now=NOW, explain=True)
+        assert [r.path for r in response.results][:1] == ["reference/people/mara.md"], (question, response)
+        assert "mara okafor" in response.results[0].explanation["query_entities_matched"], question
