@@ -48,7 +48,8 @@ from memsearch.scan import NOTEBOOK_SUFFIXES
 #: 11: bold words inside a sentence define no glossary term, and a definition ends before an arrow
 #:     or a link ("**OOH** - out of hours -> [[out-of-hours]]"); a time of day is no term.
 #: 12: an entity's key has no full stop closing a word ("Dr. Okafor" is found as "dr okafor").
-CHUNKER_VERSION = 12
+#: 13: weekly and quarterly notes are dated by their names ("2025-W46", "2025-Q4").
+CHUNKER_VERSION = 13
 
 #: The chunking strategies whose notes are subjects a link can name (:func:`note_identity`).
 SUBJECT_STRATEGIES = frozenset({"sections", "archive", "chapters"})

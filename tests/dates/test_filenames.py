@@ -27,6 +27,12 @@ def utc(*args: int) -> datetime:
         ("journal\\2023-05-08.md", utc(2023, 5, 8)),
         ("2023-05-08/summary.md", utc(2023, 5, 8)),
         ("archive/2020-01-01/2023-05-08.md", utc(2023, 5, 8)),  # the file name wins
+        # periodic notes: an ISO week gives its Monday, a quarter its first day
+        ("journal/2025-W46.md", utc(2025, 11, 10)),
+        ("weekly/2025-w01.md", utc(2024, 12, 30)),
+        ("2026W02 review.md", utc(2026, 1, 5)),
+        ("reviews/2025-Q4.md", utc(2025, 10, 1)),
+        ("2024-q1-plan.md", utc(2024, 1, 1)),
     ],
 )
 def test_date_from_filename(path: str, expected: datetime) -> None:
@@ -43,6 +49,9 @@ def test_date_from_filename(path: str, expected: datetime) -> None:
         "x/2023-13-01.md",
         "x/18000101.md",
         "journal/session-01.md",
+        "x/2025-W54.md",
+        "x/2025-Q5.md",
+        "reference/m2025w46x.md",
         "",
     ],
 )

@@ -401,3 +401,21 @@ def test_an_alias_written_with_a_full_stop_is_found_as_the_query_writes_it(tmp_p
         response = engine.search(question, k=2, now=NOW, explain=True)
         assert [r.path for r in response.results][:1] == ["reference/people/mara.md"], (question, response)
         assert "mara okafor" in response.results[0].explanation["query_entities_matched"], question
+
+
+def test_a_weekly_note_is_dated_by_its_name_and_answers_for_its_week(tmp_path):
+    """Obsidian's weekly notes, ``2025-W46.md``: dated Monday 10 November (not the file's mtime),
+    so "what happened this week" on Sunday the 16th finds it in the week's window."""
+    notes = {
+        "journal/2025-W46.md": "# Week 46\n\nMonday: the vacuum pump made a grinding noise.\n",
+        "journal/2025-10-01.md": "# 2025-10-01\n\nOrdered a spare vacuum pump.\n",
+    }
+    vault = tmp_path / "vault"
+    write_vault(vault, notes)
+    index_vault(vault, embed=False)
+    engine = open_index(vault)
+    pump = engine.search("vacuum pump grinding", k=1, now="2025-11-16T12:00:00").results[0]
+    assert (pump.path, pump.timestamp[:10]) == ("journal/2025-W46.md", "2025-11-10")
+    response = engine.search("what happened this week", k=3, now="2025-11-16T12:00:00")
+    assert [r.path for r in response.results] == ["journal/2025-W46.md"], response.results
+    assert response.signal.level == "strong", response.signal
