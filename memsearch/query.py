@@ -34,7 +34,9 @@ class Filters:
 @dataclass(frozen=True)
 class ParsedQuery:
     text: str
-    keyword_text: str  # the text without its time phrase ("last week" is not a keyword)
+    #: The text without its time phrase ("last week" is not a keyword); empty when the time phrase
+    #: is the whole query ("2025-11-14", "yesterday").
+    keyword_text: str
     now: datetime
     window: dates.TimeWindow | None
     entities: tuple[str, ...]  # entity keys named in the query
@@ -118,7 +120,7 @@ def parse_query(
                 glosses.append(Gloss(" ".join(dict.fromkeys(w for a in others for w in a.split())), written))
     return ParsedQuery(
         text,
-        keyword_text or text,
+        keyword_text if keyword_text.strip() or window is None else "",
         now_dt,
         window,
         entities,

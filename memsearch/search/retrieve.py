@@ -127,6 +127,8 @@ def retrieve_keyword(asked: Asked, found: Found, explain: bool) -> None:
             else:
                 found.identifiers_missing += 1
         found.ran.append("keyword")
+    elif parsed.window is not None and not parsed.keyword_text:
+        found.skipped["keyword"] = f"the query is its time window alone ({parsed.window.text!r})"
     else:
         found.skipped["keyword"] = "the query has no searchable terms (only stopwords or punctuation)"
     found.timings["keyword"] = elapsed_ms(t)

@@ -419,3 +419,22 @@ def test_a_weekly_note_is_dated_by_its_name_and_answers_for_its_week(tmp_path):
     response = engine.search("what happened this week", k=3, now="2025-11-16T12:00:00")
     assert [r.path for r in response.results] == ["journal/2025-W46.md"], response.results
     assert response.signal.level == "strong", response.signal
+
+
+@pytest.mark.parametrize("question", ["2025-11-14", "14 November 2025", "yesterday", "last Friday?"])
+def test_a_query_that_is_only_a_date_asks_for_that_day(tmp_path, question):
+    """ "2025-11-14" alone asks what the vault holds of that day: its entry comes first and the
+    signal is strong, not thin for lacking the date's digits as words (the keyword list is no
+    judge of a question that is its time window alone)."""
+    notes = {
+        "journal/2025-11-14.md": "# Friday 14 November 2025\n\n- calibrated the dewar sensor\n",
+        "journal/2025-11-10.md": "# 2025-11-10\n\nThe vacuum pump made a grinding noise.\n",
+        "reference/dewar.md": "# Dewar\n\nThe sensor offset is -0.3 K since the calibration.\n",
+    }
+    vault = tmp_path / "vault"
+    write_vault(vault, notes)
+    index_vault(vault, embed=False)
+    response = open_index(vault).search(question, k=3, now="2025-11-15T12:00:00")
+    assert [r.path for r in response.results][:1] == ["journal/2025-11-14.md"], response.results
+    assert response.signal.level == "strong", response.signal
+    assert "keyword" in response.health.skipped, response.health
