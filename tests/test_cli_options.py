@@ -138,3 +138,17 @@ def test_a_name_with_a_byte_that_is_not_utf8_is_printed_escaped(indexed_vault, t
     result = CliRunner().invoke(main, ["doctor", str(indexed_vault), "--index-dir", str(home)])
     assert not isinstance(result.exception, UnicodeError), result.exception
     assert "bad\\udcffhome" in result.output
+
+
+def test_a_query_that_starts_with_a_dash_is_told_to_go_after_the_double_dash(indexed_vault):
+    """`memsearch search "-80°C"` reads "-80°C" as an option: the error says to write the query
+    after `--`, and that way it is searched."""
+    runner = CliRunner()
+    refused = runner.invoke(main, ["search", "-80°C", str(indexed_vault), "--no-server"])
+    assert refused.exit_code == 2
+    assert "after '--'" in refused.stderr and "-- '-80°C'" in refused.stderr, refused.stderr
+    found = runner.invoke(
+        main, ["search", "--no-server", "--json", "--vault", str(indexed_vault), "--", "-80°C"]
+    )
+    assert found.exit_code == 0, found.output
+    assert json.loads(found.stdout)["query"] == "-80°C"

@@ -76,6 +76,25 @@ def choose_vault(positional: Path | None, option: Path | None, required: bool) -
     return chosen
 
 
+class QueryCommand(click.Command):
+    """A command whose subject is free text: a query that starts with a dash ("-80°C") is read as
+    an unknown option, so the error says to write it after ``--``."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        given = list(args)  # the parser consumes the list it is given
+        try:
+            return super().parse_args(ctx, args)
+        except click.NoSuchOption as exc:
+            name = exc.option_name or ""
+            written = next((a for a in given if a.startswith(name) and not a.startswith("--")), None)
+            if written is not None and not name.startswith("--"):
+                exc.message = (
+                    f"No such option: {name!r}. A query that starts with '-' goes after '--':"
+                    f" memsearch {ctx.info_name} [OPTIONS] -- {written!r}"
+                )
+            raise
+
+
 class Folder(click.Path):
     """A folder's path: never empty (``--index-dir ""`` made the current folder the index home),
     never a file."""

@@ -18,6 +18,7 @@ import click
 
 from memsearch.cli.options import (
     FORMATS,
+    QueryCommand,
     api,
     echo_json,
     exits_on_error,
@@ -79,7 +80,7 @@ def search_options(command: Callable[..., Any]) -> Callable[..., Any]:
     return command
 
 
-@click.command()
+@click.command(cls=QueryCommand)
 @click.argument("query", required=False)
 @vault_options()
 @search_options
