@@ -64,7 +64,8 @@ def judge(evidence: Evidence) -> Signal:
             return Signal(NONE, "no memory is dated in or near the query's time window", e)
         return Signal(NONE, "nothing matched the query", e)
     if e.window_entries and (e.missing_share is None or e.missing_share < MISSING_SHARE_THIN):
-        return Signal(STRONG, f"{e.window_entries} entries are dated in the query's time window", e)
+        entries = "1 entry is" if e.window_entries == 1 else f"{e.window_entries} entries are"
+        return Signal(STRONG, f"{entries} dated in the query's time window", e)
     if e.missing_share is not None and e.missing_share < MISSING_SHARE_THIN:
         return Signal(STRONG, "the vault holds the query's informative words", e)
     if e.identifiers and not e.identifiers_missing:

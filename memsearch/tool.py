@@ -406,8 +406,9 @@ class MemoryTools:
         signal, reason = data.get("signal"), data.get("signal_reason")
         if data["results"]:
             status = "ok"
+            found = len(data["results"])
             message = (
-                f"{len(data['results'])} memories found, best first;"
+                f"{found} {'memory' if found == 1 else 'memories'} found, best first;"
                 " open one with memory_open(path=<its ref>) to read it"
             )
             if signal == "thin":

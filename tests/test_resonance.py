@@ -51,7 +51,9 @@ def test_a_named_entity_keeps_a_foreign_query_from_none():
 
 def test_a_time_window_with_entries_is_strong_without_informative_words():
     signal = judge(Evidence(results=5, missing_share=None, window_entries=4))
-    assert signal.level == "strong" and "4 entries" in signal.reason
+    assert signal.level == "strong" and "4 entries are dated" in signal.reason
+    one = judge(Evidence(results=1, missing_share=None, window_entries=1))
+    assert one.reason == "1 entry is dated in the query's time window"
 
 
 def test_a_time_window_with_only_entries_near_it_is_thin_and_says_so():

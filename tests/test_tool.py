@@ -296,3 +296,11 @@ def test_a_deeply_nested_argument_string_answers_instead_of_raising(tools):
     assert (
         answer["ok"] is False and answer["code"] == "bad_argument" and "nested too deeply" in answer["error"]
     )
+
+
+def test_the_message_counts_what_it_found_in_words(tools):
+    """ "1 memory found", "3 memories found": the sentence the model reads is English."""
+    one = tools.call("memory_search", {"query": "sign_ed25519", "k": 1, "now": NOW})
+    three = tools.call("memory_search", {"query": "signing keys", "k": 3, "now": NOW})
+    assert one["message"].startswith("1 memory found, best first"), one["message"]
+    assert f"{len(three['results'])} memories found" in three["message"] and len(three["results"]) == 3
