@@ -377,8 +377,8 @@ static int add_ngrams(PyObject *counts, const Text *t, Py_ssize_t start, Py_ssiz
 /* raw_token_counts(text: str) -> dict[str, int]
  *
  * Counter(memsearch.tokenize.raw_tokens(text)) as a plain dict, first-seen order: the tokens of
- * [#@]?W+(?:[._\-:/@]W+)*(?:\(\))? (W: \w but no n-gram character) found left to right, each cut
- * to MAX_TOKEN_CHARS, and each run of n-gram characters as its bigrams. */
+ * [#@]?W+(?:[._\-:/@]W+)*(?:\(\)|\+\+[0-9]*|#(?!\w))? (W: \w but no n-gram character) found left
+ * to right, each cut to MAX_TOKEN_CHARS, and each run of n-gram characters as its bigrams. */
 static PyObject *raw_token_counts(PyObject *self, PyObject *arg) {
     Text t;
     if (text_of(arg, "raw_token_counts: text", &t) < 0) return NULL;
@@ -404,7 +404,14 @@ static PyObject *raw_token_counts(PyObject *self, PyObject *arg) {
         p = token_word_end(&t, p);
         while (p + 1 < t.n && is_separator(at(&t, p)) && is_token_word(at(&t, p + 1)))
             p = token_word_end(&t, p + 1);
-        if (p + 1 < t.n && at(&t, p) == '(' && at(&t, p + 1) == ')') p += 2;
+        if (p + 1 < t.n && at(&t, p) == '(' && at(&t, p + 1) == ')') {
+            p += 2;
+        } else if (p + 1 < t.n && at(&t, p) == '+' && at(&t, p + 1) == '+') { /* "C++", "C++17" */
+            p += 2;
+            while (p < t.n && at(&t, p) >= '0' && at(&t, p) <= '9') p++;
+        } else if (p < t.n && at(&t, p) == '#' && (p + 1 >= t.n || !is_word(at(&t, p + 1)))) { /* "C#" */
+            p += 1;
+        }
         PyObject *token = PyUnicode_Substring(t.str, i, p - i > MAX_TOKEN_CHARS ? i + MAX_TOKEN_CHARS : p);
         if (token == NULL) goto fail;
         int failed = add_count(counts, token, 1) < 0;

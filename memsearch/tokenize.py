@@ -34,8 +34,10 @@ from memsearch.languages import LANGUAGES
 from memsearch.scripts import WRITTEN_IN_SHARE, script_counts, script_of, script_shares
 
 # A compound token: word characters joined by identifier punctuation (_ . - : / @ #), optional
-# leading '#' or '@', optional trailing "()" of a call.
-_TOKEN = re.compile(r"[#@]?\w+(?:[._\-:/@]\w+)*(?:\(\))?", re.UNICODE)
+# leading '#' or '@', and an optional ending: the "()" of a call, or the signs of a language's
+# name ("C++", "C++17", "C#"; a '#' followed by a word is that word's hashtag).
+_ENDING = r"(?:\(\)|\+\+[0-9]*|#(?!\w))?"
+_TOKEN = re.compile(rf"[#@]?\w+(?:[._\-:/@]\w+)*{_ENDING}", re.UNICODE)
 
 #: The code points of scripts written without spaces, as inclusive ranges: each run of them is cut
 #: into character bigrams. Their punctuation (、。「」・) stays out; Thai's vowel signs and tone
@@ -63,8 +65,8 @@ _NGRAM_CHAR = re.compile(f"[{_NGRAM_CLASS}]")
 # characters (an identifier ends where the prose around it begins), or a run of n-gram characters.
 _WORD = f"[^\\W{_NGRAM_CLASS}]"
 #: A compound word as written, outside unspaced script: word characters joined by identifier
-#: punctuation, an optional call's "()" ("sign_ed25519()" in "用sign_ed25519()签名").
-COMPOUND = re.compile(f"{_WORD}+(?:[._\\-:/@]{_WORD}+)*(?:\\(\\))?")
+#: punctuation, an optional ending ("sign_ed25519()" in "用sign_ed25519()签名", "C++").
+COMPOUND = re.compile(f"{_WORD}+(?:[._\\-:/@]{_WORD}+)*{_ENDING}")
 _SCRIPT_TOKEN = re.compile(f"[#@]?{COMPOUND.pattern}|[{_NGRAM_CLASS}]+")
 
 #: Hangul syllables and jamo: Korean words, whose trailing particles are stripped.
@@ -216,6 +218,8 @@ def _spaced_expansion(raw: str, language: str) -> tuple[str, ...]:
             return ()
         return (_stem(lower, language),)
     terms = [lower]
+    if "++" in lower and not lower.endswith("++"):  # "C++17" is C++ too
+        terms.append(lower[: lower.index("++") + 2])
     if lower.startswith(("#", "@")) and len(parts) == 1:
         terms.append(_stem(parts[0].lower(), language))
         return tuple(terms)

@@ -223,7 +223,20 @@ def test_vocabulary_of_the_fixture_vault_is_the_same_either_way(monkeypatch):
     assert sum(len(v.lower) + len(v.names) for v in compiled) > 300
 
 
-SCANNED = [*"aZé9²_#@.-:/()'’,;) \n\tßİǅ", "()", "#x", "a.b", "-x", "x-", "Ab-Cd", "@@", "__"]
+SCANNED = [
+    *"aZé9²_#@.-:/()'’,;)+ \n\tßİǅ",
+    "()",
+    "#x",
+    "a.b",
+    "-x",
+    "x-",
+    "Ab-Cd",
+    "@@",
+    "__",
+    "++",
+    "C#",
+    "C++1",
+]
 
 
 @needs_compiled
@@ -232,7 +245,10 @@ def test_raw_token_counts_and_split_words_match_the_regexes_on_every_code_point(
 
     points = [chr(c) for c in range(0x110000) if not 0xD800 <= c <= 0xDFFF]
     for start in range(0, len(points), 4096):
-        text = "".join(f"#{c}a @{c} x.{c}y {c}() a-{c} {c}’s _{c}: " for c in points[start : start + 4096])
+        text = "".join(
+            f"#{c}a @{c} x.{c}y {c}() a-{c} {c}’s _{c}: {c}++1{c} x#{c} {c}# "
+            for c in points[start : start + 4096]
+        )
         assert raw_token_counts(text) == tok.raw_token_counts_py(text), start
         assert split_words(text) == extract.TOKEN_SPLIT_RE.split(text), start
 

@@ -12,6 +12,16 @@ def test_dotted_and_hash_tokens():
     assert {"#redflag", "redflag"} <= set(tokenize("#redflag"))
 
 
+def test_language_names_keep_their_plus_signs_and_sharp():
+    """ "C++", "C#", "F#" name languages that "C" and "F" do not: their signs stay on the token
+    ("C++17" is also "c++"); a sign followed by a word stays out ("issue#12" is a hashtag)."""
+    terms = tokenize("The firmware is C++17, the tool C#, the parser F# and the boot code C.")
+    assert {"c++17", "c++", "c#", "f#"} <= set(terms)
+    assert tokenize("C++") == ["c++", "c"] and tokenize("c#") == ["c#", "c"]
+    assert tokenize("see issue#12") == ["see", "issu", "#12", "12"]
+    assert tokenize("a+b") == ["b"] and "x++" in tokenize("x++ then")
+
+
 def test_camel_case_parts():
     assert {"signingkey", "sign", "key"} <= set(tokenize("signingKey"))
 

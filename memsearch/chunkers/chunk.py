@@ -49,7 +49,8 @@ from memsearch.scan import NOTEBOOK_SUFFIXES
 #:     or a link ("**OOH** - out of hours -> [[out-of-hours]]"); a time of day is no term.
 #: 12: an entity's key has no full stop closing a word ("Dr. Okafor" is found as "dr okafor").
 #: 13: weekly and quarterly notes are dated by their names ("2025-W46", "2025-Q4").
-CHUNKER_VERSION = 13
+#: 14: a language's name keeps its signs ("C++", "C++17", "C#" are not "c").
+CHUNKER_VERSION = 14
 
 #: The chunking strategies whose notes are subjects a link can name (:func:`note_identity`).
 SUBJECT_STRATEGIES = frozenset({"sections", "archive", "chapters"})

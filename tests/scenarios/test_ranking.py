@@ -438,3 +438,22 @@ def test_a_query_that_is_only_a_date_asks_for_that_day(tmp_path, question):
     assert [r.path for r in response.results][:1] == ["journal/2025-11-14.md"], response.results
     assert response.signal.level == "strong", response.signal
     assert "keyword" in response.health.skipped, response.health
+
+
+@pytest.mark.parametrize(
+    ("query", "path"),
+    [("C++", "reference/stack.md"), ("C#", "reference/tools.md"), ("projects in C", "reference/boot.md")],
+)
+def test_a_language_name_with_signs_is_not_its_letter(tmp_path, query, path):
+    """ "C++" finds the note on the C++17 firmware, not the one on the C bootloader, and "C#" the
+    Windows tool's; "C" alone still finds the bootloader."""
+    notes = {
+        "reference/stack.md": "# Stack\n\nThe firmware is written in C++17.\n",
+        "reference/tools.md": "# Tools\n\nThe Windows tool is C#, built with dotnet.\n",
+        "reference/boot.md": "# Boot\n\nThe bootloader projects are plain C, in C only.\n",
+    }
+    vault = tmp_path / "vault"
+    write_vault(vault, notes)
+    index_vault(vault, embed=False)
+    response = open_index(vault).search(query, k=3, strategies=["keyword"], now=NOW)
+    assert [r.path for r in response.results][:1] == [path], response.results
