@@ -45,6 +45,14 @@ def write_vault(vault, files: dict[str, str]) -> list:
     return paths
 
 
+def engine_of(tmp_path, files: dict[str, str]):
+    """A real engine over a vault of ``files`` (keyword, graph and time: nothing embedded)."""
+    vault = tmp_path / "vault"
+    write_vault(vault, files)
+    index_vault(vault, embed=False)
+    return open_index(vault)
+
+
 @pytest.fixture(scope="module")
 def engine(tmp_path_factory):
     vault = tmp_path_factory.mktemp("ranking") / "vault"
@@ -374,10 +382,7 @@ def test_a_word_written_with_or_without_its_hyphen_meets_the_vaults_spelling(tmp
         "reference/sam.md": "# Sam\n\nSam wants a followup call in May.\n",
         "reference/river.md": "# River\n\nFollow the river path to the weir; call in at the lock.\n",
     }
-    vault = tmp_path / "vault"
-    write_vault(vault, notes)
-    index_vault(vault, embed=False)
-    response = open_index(vault).search(query, k=3, strategies=["keyword"], now=NOW)
+    response = engine_of(tmp_path, notes).search(query, k=3, strategies=["keyword"], now=NOW)
     assert [r.path for r in response.results][:1] == [path], response.results
     assert response.signal.evidence.missing_share == 0.0
 
@@ -393,10 +398,7 @@ def test_an_alias_written_with_a_full_stop_is_found_as_the_query_writes_it(tmp_p
         ),
         "system/identity.md": "# Who I am\n\nI am Wren, an assistant for the Okafor lab.\n",
     }
-    vault = tmp_path / "vault"
-    write_vault(vault, notes)
-    index_vault(vault, embed=False)
-    engine = open_index(vault)
+    engine = engine_of(tmp_path, notes)
     for question in ("Dr. Okafor", "Dr Okafor", "what does Dr. Okafor prefer"):
         response = engine.search(question, k=2, now=NOW, explain=True)
         assert [r.path for r in response.results][:1] == ["reference/people/mara.md"], (question, response)
@@ -410,10 +412,7 @@ def test_a_weekly_note_is_dated_by_its_name_and_answers_for_its_week(tmp_path):
         "journal/2025-W46.md": "# Week 46\n\nMonday: the vacuum pump made a grinding noise.\n",
         "journal/2025-10-01.md": "# 2025-10-01\n\nOrdered a spare vacuum pump.\n",
     }
-    vault = tmp_path / "vault"
-    write_vault(vault, notes)
-    index_vault(vault, embed=False)
-    engine = open_index(vault)
+    engine = engine_of(tmp_path, notes)
     pump = engine.search("vacuum pump grinding", k=1, now="2025-11-16T12:00:00").results[0]
     assert (pump.path, pump.timestamp[:10]) == ("journal/2025-W46.md", "2025-11-10")
     response = engine.search("what happened this week", k=3, now="2025-11-16T12:00:00")
@@ -431,10 +430,7 @@ def test_a_query_that_is_only_a_date_asks_for_that_day(tmp_path, question):
         "journal/2025-11-10.md": "# 2025-11-10\n\nThe vacuum pump made a grinding noise.\n",
         "reference/dewar.md": "# Dewar\n\nThe sensor offset is -0.3 K since the calibration.\n",
     }
-    vault = tmp_path / "vault"
-    write_vault(vault, notes)
-    index_vault(vault, embed=False)
-    response = open_index(vault).search(question, k=3, now="2025-11-15T12:00:00")
+    response = engine_of(tmp_path, notes).search(question, k=3, now="2025-11-15T12:00:00")
     assert [r.path for r in response.results][:1] == ["journal/2025-11-14.md"], response.results
     assert response.signal.level == "strong", response.signal
     assert "keyword" in response.health.skipped, response.health
@@ -452,8 +448,5 @@ def test_a_language_name_with_signs_is_not_its_letter(tmp_path, query, path):
         "reference/tools.md": "# Tools\n\nThe Windows tool is C#, built with dotnet.\n",
         "reference/boot.md": "# Boot\n\nThe bootloader projects are plain C, in C only.\n",
     }
-    vault = tmp_path / "vault"
-    write_vault(vault, notes)
-    index_vault(vault, embed=False)
-    response = open_index(vault).search(query, k=3, strategies=["keyword"], now=NOW)
+    response = engine_of(tmp_path, notes).search(query, k=3, strategies=["keyword"], now=NOW)
     assert [r.path for r in response.results][:1] == [path], response.results
