@@ -295,10 +295,46 @@ def fold_accents(term: str) -> str:
     return unicodedata.normalize("NFC", bare)
 
 
+#: The names of the Greek letters, as a symbol among Latin letters or digits is spelled out
+#: ("NF-κB" and "NF-kappaB", "TNF-α" and "TNF-alpha", "β1").
+_GREEK_NAMES = {
+    "α": "alpha",
+    "β": "beta",
+    "γ": "gamma",
+    "δ": "delta",
+    "ε": "epsilon",
+    "ζ": "zeta",
+    "η": "eta",
+    "θ": "theta",
+    "ι": "iota",
+    "κ": "kappa",
+    "λ": "lambda",
+    "μ": "mu",
+    "ν": "nu",
+    "ξ": "xi",
+    "ο": "omicron",
+    "π": "pi",
+    "ρ": "rho",
+    "σ": "sigma",
+    "ς": "sigma",
+    "τ": "tau",
+    "υ": "upsilon",
+    "φ": "phi",
+    "χ": "chi",
+    "ψ": "psi",
+    "ω": "omega",
+}
+_GREEK_LETTER = re.compile("[α-ω]")
+_LATIN_OR_DIGIT = re.compile("[0-9a-z]")
+
+
 def fold_spelling(term: str) -> str:
     """``term`` as its other spellings fold to it: without the accents of its Latin letters
-    (:func:`fold_accents`) and without hyphens ("vänern" -> "vanern", "wi-fi" -> "wifi",
-    "po-7781" -> "po7781")."""
+    (:func:`fold_accents`), without hyphens, and a Greek letter used as a symbol spelled out
+    ("vänern" -> "vanern", "wi-fi" -> "wifi", "po-7781" -> "po7781", "nf-κb" -> "nfkappab"). A word
+    written wholly in Greek is Greek, not symbols: it keeps its letters."""
+    if _GREEK_LETTER.search(term) and (len(term) == 1 or _LATIN_OR_DIGIT.search(term)):
+        term = _GREEK_LETTER.sub(lambda m: _GREEK_NAMES[m.group(0)], term)
     return fold_accents(term).replace("-", "")
 
 
@@ -322,8 +358,8 @@ def resolved_tokenize(
     A word held in no language's terms takes the vault's spellings of it with other accents or
     hyphens (``spellings(term)``: "vanern" for a vault that writes "Vänern", "wi-fi" for one that
     writes "Wi-Fi", and the other way round). A hyphenated word whose whole form no chunk holds
-    takes its spellings in that form's place, beside its parts: "follow-up" is "followup" too,
-    where "follow" alone is held.
+    takes the spellings of that form and of each part no chunk holds in their places, beside its
+    held parts: "follow-up" is "followup" too, where "follow" alone is held; "NF-κB" is "NF-kappaB".
     """
     raws = raw_tokens(text)
     own = languages.decide(languages.tally_tokens(raws)) or DEFAULT_LANGUAGE
@@ -341,8 +377,7 @@ def resolved_tokenize(
                 respelled = [spelling for t in terms for spelling in spellings(t)] if spellings else []
                 terms = respelled or terms
         elif spellings and "-" in raw and terms and not held(terms[0]):
-            whole = spellings(terms[0])
-            terms = [*whole, *terms[1:]] if whole else terms
+            terms = [s for t in terms for s in ((t,) if held(t) else spellings(t) or (t,))]
         out.extend(terms)
     return out
 

@@ -232,3 +232,12 @@ def test_a_spelling_folds_its_accents_and_hyphens():
     assert fold_spelling("wi-fi") == "wifi" and fold_spelling("e-mail") == "email"
     assert fold_spelling("café-crème") == "cafecreme" and fold_spelling("po-7781") == "po7781"
     assert fold_spelling("sign_ed25519") == "sign_ed25519"  # an identifier's underscore stays
+
+
+def test_a_greek_letter_among_latin_letters_or_digits_is_spelled_out():
+    from memsearch.tokenize import fold_spelling
+
+    assert fold_spelling("nf-κb") == fold_spelling("nf-kappab") == "nfkappab"
+    assert fold_spelling("tnf-α") == "tnfalpha" and fold_spelling("β1") == "beta1"
+    assert fold_spelling("α") == "alpha"
+    assert fold_spelling("καλημέρα") == "καλημέρα"  # a Greek word is no symbol

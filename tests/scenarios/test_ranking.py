@@ -367,6 +367,8 @@ def test_a_question_about_the_agents_own_conduct_weighs_the_system_note_up(tmp_p
         ("co-op membership fee", "reference/membership.md"),  # ... "coop", and "co" nowhere
         ("purchase PO7781", "journal/2025-02-27.md"),  # ... "PO-7781"
         ("follow-up call", "reference/sam.md"),  # ... "followup", and "follow" elsewhere
+        ("NF-κB signalling", "literature/inflammation.md"),  # ... "NF-kappaB"
+        ("TNF-alpha levels", "literature/inflammation.md"),  # ... "TNF-α"
     ],
 )
 def test_a_word_written_with_or_without_its_hyphen_meets_the_vaults_spelling(tmp_path, query, path):
@@ -381,6 +383,8 @@ def test_a_word_written_with_or_without_its_hyphen_meets_the_vaults_spelling(tmp
         "reference/passwords.md": "# Passwords\n\nA password manager holds the rest; the committee knows.\n",
         "reference/sam.md": "# Sam\n\nSam wants a followup call in May.\n",
         "reference/river.md": "# River\n\nFollow the river path to the weir; call in at the lock.\n",
+        "literature/inflammation.md": "# Inflammation\n\nNF-kappaB signalling raises TNF-α levels.\n",
+        "literature/levels.md": "# Levels\n\nThe NF and TNF columns hold the levels of each sample.\n",
     }
     response = engine_of(tmp_path, notes).search(query, k=3, strategies=["keyword"], now=NOW)
     assert [r.path for r in response.results][:1] == [path], response.results
