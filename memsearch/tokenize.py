@@ -298,31 +298,8 @@ def fold_accents(term: str) -> str:
 #: The names of the Greek letters, as a symbol among Latin letters or digits is spelled out
 #: ("NF-κB" and "NF-kappaB", "TNF-α" and "TNF-alpha", "β1").
 _GREEK_NAMES = {
-    "α": "alpha",
-    "β": "beta",
-    "γ": "gamma",
-    "δ": "delta",
-    "ε": "epsilon",
-    "ζ": "zeta",
-    "η": "eta",
-    "θ": "theta",
-    "ι": "iota",
-    "κ": "kappa",
-    "λ": "lambda",
-    "μ": "mu",
-    "ν": "nu",
-    "ξ": "xi",
-    "ο": "omicron",
-    "π": "pi",
-    "ρ": "rho",
-    "σ": "sigma",
-    "ς": "sigma",
-    "τ": "tau",
-    "υ": "upsilon",
-    "φ": "phi",
-    "χ": "chi",
-    "ψ": "psi",
-    "ω": "omega",
+    **{chr(c): unicodedata.name(chr(c)).rsplit(" ", 1)[-1].lower() for c in range(0x3B1, 0x3CA)},
+    "λ": "lambda",  # Unicode writes it LAMDA
 }
 _GREEK_LETTER = re.compile("[α-ω]")
 _LATIN_OR_DIGIT = re.compile("[0-9a-z]")

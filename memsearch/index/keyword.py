@@ -54,6 +54,12 @@ _EMPTY_IDS = np.zeros(0, dtype=np.int64)
 _EMPTY_TFS = np.zeros(0, dtype=np.float32)
 
 
+def _respellable(term: str) -> bool:
+    """Whether ``term`` may be another spelling of a plain word (accented, Greek, or hyphenated):
+    the terms :meth:`KeywordIndex.spellings` keeps by their folded form."""
+    return not term.isascii() or "-" in term
+
+
 class KeywordIndex:
     """An inverted index scored with BM25. Chunk ids are small non-negative ints."""
 
@@ -126,7 +132,7 @@ class KeywordIndex:
                     posting = postings[term] = {}
                     if lining:
                         self._unlined_terms.append(term)
-                    if not term.isascii() or "-" in term:
+                    if _respellable(term):
                         self._folded = None
                 posting[chunk_id] = tf
                 if cache:
@@ -340,7 +346,7 @@ class KeywordIndex:
         if folded is None:
             folded = self._folded = {}
             for held in chain(self._rows, self._postings):
-                if not held.isascii() or "-" in held:
+                if _respellable(held):
                     folded.setdefault(fold_spelling(held), []).append(held)
         # a term of removed chunks only may linger in the table: held is what counts
         found.update(

@@ -15,6 +15,6 @@
 
 from memsearch.search.filters import dated_span, filter_mask
 from memsearch.search.pipeline import search_index
-from memsearch.search.state import MODAL_LIST, STRATEGIES, QueryEmbedding
+from memsearch.search.state import STRATEGIES, QueryEmbedding
 
-__all__ = ["MODAL_LIST", "STRATEGIES", "QueryEmbedding", "dated_span", "filter_mask", "search_index"]
+__all__ = ["STRATEGIES", "QueryEmbedding", "dated_span", "filter_mask", "search_index"]
