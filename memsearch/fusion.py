@@ -205,15 +205,16 @@ def rrf(
 
 def _order_ties(rows: list, tie_key: Callable[[int], Any]) -> None:
     """Each run of equal fused scores in ``tie_key`` order, in place (the key is asked only for
-    rows that tie: few do)."""
-    start = 0
-    while start < len(rows):
+    rows that tie: few do; the runs are found over an array, not row by row)."""
+    scores = np.fromiter((row[0] for row in rows), dtype=np.float64, count=len(rows))
+    equal = np.flatnonzero(scores[1:] == scores[:-1])
+    if not len(equal):
+        return
+    for start in equal[np.concatenate(([True], equal[1:] != equal[:-1] + 1))].tolist():
         end = start + 1
         while end < len(rows) and rows[end][0] == rows[start][0]:
             end += 1
-        if end - start > 1:
-            rows[start:end] = sorted(rows[start:end], key=lambda row: tie_key(row[1]))
-        start = end
+        rows[start:end] = sorted(rows[start:end], key=lambda row: tie_key(row[1]))
 
 
 def list_confidence(hits: Sequence[Hit], depth: int = 10) -> float:

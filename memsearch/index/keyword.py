@@ -591,26 +591,12 @@ def top_hits(
             if len(above) + len(tied) > k:  # the cut runs through a tie: the key decides who stays
                 tied = tied[np.argsort(tie_key(tied), kind="stable")]
             positive = np.concatenate((above, tied[: k - len(above)]))
-    positive = positive[np.lexsort((positive, -scores[positive]))]
-    if tie_key is not None:
-        positive = _order_ties(positive, scores[positive], tie_key)
-    return [Hit(int(i), float(scores[i])) for i in positive]
-
-
-def _order_ties(
-    ids: np.ndarray, sorted_scores: np.ndarray, tie_key: Callable[[np.ndarray], np.ndarray]
-) -> np.ndarray:
-    """``ids`` (best first) with each run of equal scores put in ``tie_key`` order; the key is asked
-    only for the ids that tie (most lists have few)."""
-    equal = np.flatnonzero(sorted_scores[1:] == sorted_scores[:-1])
-    if not len(equal):
-        return ids
-    ids = ids.copy()
-    starts = equal[np.concatenate(([True], equal[1:] != equal[:-1] + 1))]
-    for start in starts:
-        end = start + 1
-        while end < len(ids) and sorted_scores[end] == sorted_scores[start]:
-            end += 1
-        run = ids[start:end]
-        ids[start:end] = run[np.argsort(tie_key(run), kind="stable")]
-    return ids
+    values = scores[positive]
+    order = np.lexsort((positive, -values))
+    positive, values = positive[order], values[order]
+    if tie_key is not None and len(positive) > 1 and bool(np.any(values[1:] == values[:-1])):
+        # Equal scores in the key's order: one sort over the list, the score first (the key is a
+        # total order of places, so it orders each run of ties as sorting that run alone would).
+        order = np.lexsort((tie_key(positive), -values))
+        positive, values = positive[order], values[order]
+    return [Hit(i, v) for i, v in zip(positive.tolist(), values.tolist(), strict=True)]

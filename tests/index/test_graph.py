@@ -161,3 +161,21 @@ def test_a_first_name_alone_stands_for_the_one_two_word_name_it_begins():
     assert 2 in [h.chunk_id for h in walked]
     g.add(5, ["Arjun Mehta"])  # now "Arjun" could be either
     assert g.with_first_names(["arjun raman"]) == ["arjun raman"]
+
+
+def test_the_walks_kept_between_queries_stay_under_their_bound(monkeypatch):
+    """Each seed's walk is kept for the next query, up to MAX_CACHED_REACH chunks in all; past it
+    they are dropped, and every walk is still what a graph that kept none gives."""
+    import memsearch.index.graph as graph_module
+
+    monkeypatch.setattr(graph_module, "MAX_CACHED_REACH", 40)
+    g = EntityGraph()
+    for i in range(200):  # a ring: each name shares chunks with the next, a walk reaches ~24
+        g.add(i, [f"e{i % 50}", f"e{(i + 1) % 50}"])
+    g.add(200, ["e0", "e1", "e2", "e3", "e4", "e5", "e6", "e7", "e8", "e9", "e10", "e11"])
+    fresh = [_rebuilt(g).walk([f"e{s}"], 201) for s in range(50)]
+    for _ in range(2):
+        for s in range(50):
+            assert np.array_equal(g.walk([f"e{s}"], 201), fresh[s])
+            assert g._reached <= 40
+    assert g._reaches  # the walks of 24 chunks were kept, those of more than 40 never
