@@ -50,7 +50,8 @@ from memsearch.scan import NOTEBOOK_SUFFIXES
 #: 12: an entity's key has no full stop closing a word ("Dr. Okafor" is found as "dr okafor").
 #: 13: weekly and quarterly notes are dated by their names ("2025-W46", "2025-Q4").
 #: 14: a language's name keeps its signs ("C++", "C++17", "C#" are not "c").
-CHUNKER_VERSION = 14
+#: 15: a note named by a timestamp id is dated by it ("202311141230 Leitner boxes").
+CHUNKER_VERSION = 15
 
 #: The chunking strategies whose notes are subjects a link can name (:func:`note_identity`).
 SUBJECT_STRATEGIES = frozenset({"sections", "archive", "chapters"})

@@ -33,6 +33,10 @@ def utc(*args: int) -> datetime:
         ("2026W02 review.md", utc(2026, 1, 5)),
         ("reviews/2025-Q4.md", utc(2025, 10, 1)),
         ("2024-q1-plan.md", utc(2024, 1, 1)),
+        # a timestamp id (Zettelkasten, Zettlr, Obsidian's unique notes) gives its moment
+        ("zettels/202311141230 Spaced repetition.md", utc(2023, 11, 14, 12, 30)),
+        ("20240302091500 Interleaving.md", utc(2024, 3, 2, 9, 15)),
+        ("inbox/202401010000.md", utc(2024, 1, 1)),
     ],
 )
 def test_date_from_filename(path: str, expected: datetime) -> None:
@@ -52,6 +56,10 @@ def test_date_from_filename(path: str, expected: datetime) -> None:
         "x/2025-W54.md",
         "x/2025-Q5.md",
         "reference/m2025w46x.md",
+        "x/202311142460 late.md",
+        "x/202311141299.md",
+        "contacts/441234567890.md",
+        "x/2023111412300.md",
         "",
     ],
 )

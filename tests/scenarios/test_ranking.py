@@ -424,6 +424,28 @@ def test_a_weekly_note_is_dated_by_its_name_and_answers_for_its_week(tmp_path):
     assert response.signal.level == "strong", response.signal
 
 
+def test_a_zettel_is_dated_by_its_timestamp_id_and_noting_is_the_questions_form(tmp_path):
+    """A Zettelkasten's notes are named by timestamp ids ("202311141230 Spaced repetition.md"):
+    dated by them, not by the files' mtimes; and "what did I note" asks for memories as "what did
+    I write" does, so a later passage that has the word "note" does not answer for November 2023."""
+    notes = {
+        "zettels/202311141230 Spaced repetition beats cramming.md": (
+            "# Spaced repetition beats cramming\n\nReviewing a card just before it is forgotten beats"
+            " rereading it the same evening.\n"
+        ),
+        "zettels/202311151015 Leitner boxes.md": (
+            "# Leitner boxes\n\nFive boxes of index cards; a card answered right moves one box up.\n"
+        ),
+        "journal/2025-11-20.md": "# 2025-11-20\n\nMade a note to buy more index cards.\n",
+    }
+    engine = engine_of(tmp_path, notes)
+    leitner = engine.search("Leitner boxes", k=1, now="2025-11-25T12:00:00").results[0]
+    assert leitner.timestamp[:16] == "2023-11-15T10:15", leitner
+    response = engine.search("what did I note in November 2023", k=3, now="2025-11-25T12:00:00")
+    assert sorted(r.path for r in response.results) == sorted(p for p in notes if p.startswith("zettels/"))
+    assert response.signal.level == "strong", response.signal
+
+
 @pytest.mark.parametrize("question", ["2025-11-14", "14 November 2025", "yesterday", "last Friday?"])
 def test_a_query_that_is_only_a_date_asks_for_that_day(tmp_path, question):
     """ "2025-11-14" alone asks what the vault holds of that day: its entry comes first and the
