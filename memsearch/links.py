@@ -145,7 +145,7 @@ def _anchors_of(chunk: Chunk) -> PassageAnchors:
         return ()
     language = text_language(chunk.text)  # the keyword index stemmed the chunk's words so
     header = set(tokenize(chunk.header, language))
-    out = []
+    out: list[tuple[frozenset[str], tuple[tuple[str, int], ...]]] = []
     for offset, block in _blocks(chunk.text):
         text = " ".join(line.strip() for line in block)
         names = linked_notes(text)

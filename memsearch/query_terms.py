@@ -122,7 +122,8 @@ class Gloss(str):
         gloss.written = written
         return gloss
 
-    def __getnewargs__(self) -> tuple[str, str]:  # copied and pickled whole
+    # str's stub fixes __getnewargs__ to one argument; a Gloss is made again from two.
+    def __getnewargs__(self) -> tuple[str, str]:  # type: ignore[override]  # copied and pickled whole
         return str(self), self.written
 
 

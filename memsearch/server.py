@@ -467,7 +467,7 @@ def serve(
     shutdown the discovery file is removed (if it still names this process).
     """
     server = Server(vault, index_dir, port, settings=settings, verbose=verbose)
-    previous: dict[int, Any] = {}
+    previous: dict[signal.Signals, Any] = {}
     if threading.current_thread() is threading.main_thread():
         for signum in (signal.SIGTERM, signal.SIGINT):
             previous[signum] = signal.signal(signum, _stop)

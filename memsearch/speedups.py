@@ -30,9 +30,11 @@ if os.environ.get(DISABLE_ENV, "") not in ("", "0"):
     compiled = None
 else:
     try:
-        from memsearch import _speedups as compiled
+        from memsearch import _speedups
     except ImportError:  # an install without a compiler: the Python twins run
         compiled = None
+    else:
+        compiled = _speedups
 
 #: Whether the compiled twins run.
 ENABLED: bool = compiled is not None

@@ -343,7 +343,7 @@ def resolved_tokenize(
     out: list[str] = []
     for raw in raws:
         raw = raw[:MAX_TOKEN_CHARS]
-        terms = _expand(raw, own)
+        terms: Sequence[str] = _expand(raw, own)
         if terms and not any(held(t) for t in terms):
             for language in LANGUAGES:
                 other = _expand(raw, language)

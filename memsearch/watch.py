@@ -22,6 +22,8 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from types import FrameType
+from typing import Any
 
 from memsearch.config import Settings
 from memsearch.errors import LockBusyError, MemsearchError
@@ -44,6 +46,9 @@ DEBOUNCE_SECONDS = 1.0
 MAX_DELAY_SECONDS = 10.0
 
 Stamp = tuple[int, int, int]
+#: What signal.signal takes and hands back: a function, SIG_DFL or SIG_IGN, or None (a handler not
+#: set from Python).
+_SignalHandler = Callable[[int, FrameType | None], Any] | int | signal.Handlers | None
 
 
 def look(vault: Path) -> dict[str, Stamp]:
@@ -178,10 +183,10 @@ class Watcher:
             for sig, old in handlers.items():
                 signal.signal(sig, old)
 
-    def _install_signals(self) -> dict[int, object]:
+    def _install_signals(self) -> dict[signal.Signals, _SignalHandler]:
         if threading.current_thread() is not threading.main_thread():
             return {}
-        old = {}
+        old: dict[signal.Signals, _SignalHandler] = {}
         for sig in (signal.SIGINT, signal.SIGTERM):
             old[sig] = signal.signal(sig, lambda signum, frame: self.stop())
         return old

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from memsearch.config import Settings
-from memsearch.embedders.base import EmbedderUnavailableError
+from memsearch.embedders.base import Embedder, EmbedderUnavailableError
 from memsearch.embedders.choice import embedder_for
 from memsearch.errors import EmbedderError, MemsearchError, QueryError
 from memsearch.index import loading, snapshots
@@ -71,7 +71,7 @@ class Memsearch:
         self.vault = check_vault(Path(vault))
         self.settings = (settings or Settings()).with_vault_config(self.vault)
         self.index_home = Path(index_dir) if index_dir else default_home(self.vault)
-        self._embedder = None
+        self._embedder: Embedder | None = None
         self._preload: EmbedderPreload | None = None
         if at is None and isinstance(preload_embedder, EmbedderPreload):
             self._preload = preload_embedder

@@ -147,7 +147,8 @@ class Writes:
             files = self.engine.index.manifest.get("files", {})
             committed = files.get(rel)
             preview = self.previews.get(rel)
-            if chunks is not None and preview is None and committed and committed["sha256"] == got.sha256:
+            # (got, parsed and chunks are None together: testing got is testing chunks)
+            if got is not None and preview is None and committed and committed["sha256"] == got.sha256:
                 return FileUpdate(rel, "unchanged", len(committed["chunks"]), _ms(started))
             # The alias map depends on each file's aliases only: the graph is rebuilt when these change.
             had_aliases = dict(preview.aliases if preview else (committed or {}).get("aliases", {}))
@@ -158,6 +159,7 @@ class Writes:
                 action = "removed" if committed or preview else "skipped"
                 n = 0
             else:
+                assert got is not None and parsed is not None  # prepared with the chunks
                 ids = list(range(self.next_id, self.next_id + len(chunks)))
                 self.next_id += len(chunks)
                 in_memory.add_file_chunks(self.engine.index, ids, chunks, shape)
@@ -166,7 +168,7 @@ class Writes:
                 self.previews[rel] = LivePreview(got.sha256, ids, chunks, dict(parsed.aliases))
                 action = "changed" if committed else "added"
                 n = len(chunks)
-            if had_aliases != (dict(parsed.aliases) if chunks is not None else {}):
+            if had_aliases != (dict(parsed.aliases) if parsed is not None else {}):
                 self._rebuild_graph()
         return FileUpdate(rel, action, n, _ms(started), reason)
 

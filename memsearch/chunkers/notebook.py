@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 from datetime import UTC, date, datetime
 from pathlib import PurePosixPath
-from typing import Any
+from typing import Any, cast
 
 from yaml.nodes import Node
 
@@ -158,7 +158,8 @@ def _session(rel_path: str, root: Node, data: Any, lines: list[str], territory: 
         )
 
     # The task and its condensed history: one chunk over the lines from `task` to the history.
-    context = session.get("context") if isinstance(session.get("context"), dict) else {}
+    # The cast: mypy does not narrow a second session.get() by the isinstance check of the first.
+    context = cast(dict[Any, Any], session.get("context")) if isinstance(session.get("context"), dict) else {}
     task, status = _text(session.get("task")), _text(session.get("task_status"))
     history = _text(context.get("condensed_history"))
     nodes = [mapping_get(node, key) for key in ("task", "task_status")]

@@ -88,7 +88,9 @@ class QueryCommand(click.Command):
             name = exc.option_name or ""
             written = next((a for a in given if a.startswith(name) and not a.startswith("--")), None)
             if written is not None and not name.startswith("--"):
-                exc.message = (
+                # click declares message Final; the error is reworded in place so that it keeps its
+                # option name, suggestions and context
+                exc.message = (  # type: ignore[misc]
                     f"No such option: {name!r}. A query that starts with '-' goes after '--':"
                     f" memsearch {ctx.info_name} [OPTIONS] -- {written!r}"
                 )

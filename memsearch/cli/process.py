@@ -4,9 +4,11 @@ once after a search, and never under onnxruntime's teardown."""
 from __future__ import annotations
 
 import contextlib
+import io
 import os
 import sys
 import traceback
+from typing import cast
 
 import click
 
@@ -23,7 +25,9 @@ def print_any_name() -> None:
     UnicodeEncodeError in the middle of a message."""
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(AttributeError, ValueError, OSError):  # not a text stream we own
-            stream.reconfigure(errors="backslashreplace")
+            # TextIOWrappers unless replaced (typeshed says TextIO); a replacement without reconfigure
+            # raises AttributeError, suppressed
+            cast(io.TextIOWrapper, stream).reconfigure(errors="backslashreplace")
 
 
 def exit_now() -> None:

@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
+from typing import TypedDict, Unpack
 
 from memsearch.dates.local import local_expressions
 from memsearch.dates.spans import (
@@ -68,6 +69,23 @@ class Candidate:
     has_year: bool = True
     season: str = ""
     resolve: Callable[[int], Span | None] | None = field(default=None, repr=False)  # for yearless dates
+
+
+class _Details(TypedDict, total=False):
+    """The fields of a :class:`Candidate` after its kind, as keywords."""
+
+    needs_pre: bool
+    month: int
+    day: int
+    has_year: bool
+    season: str
+    resolve: Callable[[int], Span | None] | None
+
+
+class _ResolvedDetails(TypedDict, total=False):
+    """The :class:`Candidate` fields a caller of ``add_resolved`` gives (it sets the others itself)."""
+
+    month: int
 
 
 _Q_NUMERIC = re.compile(
@@ -210,8 +228,8 @@ def find_candidates(query: str, now: datetime) -> list[Candidate]:
     today = now.date()
     found: list[Candidate] = []
 
-    def add(m: re.Match[str], lo: datetime, hi: datetime, kind: str, **extra: object) -> None:
-        found.append(Candidate(m.start(), m.end(), lo, hi, kind, **extra))  # type: ignore[arg-type]
+    def add(m: re.Match[str], lo: datetime, hi: datetime, kind: str, **extra: Unpack[_Details]) -> None:
+        found.append(Candidate(m.start(), m.end(), lo, hi, kind, **extra))
 
     def add_resolved(
         m: re.Match[str],
@@ -219,7 +237,7 @@ def find_candidates(query: str, now: datetime) -> list[Candidate]:
         kind: str,
         year_text: str | None,
         needs_pre: bool = False,
-        **extra: object,
+        **extra: Unpack[_ResolvedDetails],
     ) -> None:
         """A day or period ``resolve`` finds in any year: the year the query states, else its latest
         occurrence not after now (yearly; ``needs_pre``: only after a preposition)."""

@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta, tzinfo
+from typing import cast
 
 from memsearch.dates.spans import Span, day_span, month_span, shift_months, week_span, year_span
 from memsearch.dates.yearly import latest_not_after, month_day_resolver, month_resolver
@@ -138,12 +139,12 @@ def local_month_year(m: re.Match[str]) -> tuple[int, int]:
 
 # Relative words: (pattern, what it names). Days back from today; weeks, months, years back from
 # this one (0 is the current one).
-_RELATIVE_DAYS = (
+_RELATIVE_DAYS: tuple[tuple[str, int], ...] = (
     (r"前天|一昨日|おととい|그저께|그제|vorgestern|anteayer|позавчера", 2),
     (r"昨天|昨日|きのう|어제|gestern|ayer|вчера", 1),
     (r"今天|今日|きょう|오늘|heute|hoy|сегодня", 0),
 )
-_RELATIVE_UNITS = (
+_RELATIVE_UNITS: tuple[tuple[str, str, int], ...] = (
     (
         r"上周|上个?星期|上个?礼拜|先週|지난\s*주|letzte[nr]?\s+Woche|la\s+semana\s+pasada|на\s+прошлой\s+неделе",
         "week",
@@ -171,7 +172,10 @@ def _edged(pattern: str) -> str:
 _RELATIVE_RE = re.compile(
     "|".join(
         f"(?P<r{i}>{_edged(pattern)})"
-        for i, (pattern, *_rest) in enumerate((*_RELATIVE_DAYS, *_RELATIVE_UNITS))
+        # mypy joins the two tables' rows into tuple[str | int, ...]; each still begins with its pattern
+        for i, (pattern, *_rest) in enumerate(
+            cast("tuple[tuple[str, int] | tuple[str, str, int], ...]", (*_RELATIVE_DAYS, *_RELATIVE_UNITS))
+        )
     ),
     re.IGNORECASE,
 )

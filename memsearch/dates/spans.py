@@ -23,7 +23,7 @@ def month_span(year: int, month: int, tz: tzinfo) -> Span:
     return start, end
 
 
-def year_span(year: int, tz: tzinfo) -> Span:
+def year_span(year: int, tz: tzinfo | None) -> Span:
     return datetime(year, 1, 1, tzinfo=tz), datetime(year + 1, 1, 1, tzinfo=tz)
 
 

@@ -57,9 +57,12 @@ class Embedder(Protocol):
 
     name: str  # e.g. "minilm"
     dim: int
-    #: Short stable hash of everything that shapes a vector; vectors from two
-    #: embedders are comparable (and cacheable together) only if fingerprints match.
-    fingerprint: str
+
+    @property
+    def fingerprint(self) -> str:
+        """Short stable hash of everything that shapes a vector; vectors from two embedders are
+        comparable (and cacheable together) only if fingerprints match."""
+        ...
 
     def embed_documents(self, texts: Sequence[str], progress: ProgressFn | None = None) -> np.ndarray:
         """float32 ``(len(texts), dim)``, rows L2-normalised, in input order."""

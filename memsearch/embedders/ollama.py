@@ -183,10 +183,10 @@ class OllamaEmbedder:
         self.model = model
         self.native_dim = int(native_dim)
         self.dim = int(dim)
-        self.document_prefix = card.document_prefix if document_prefix is None and card else document_prefix
-        self.query_prefix = card.query_prefix if query_prefix is None and card else query_prefix
-        self.document_prefix = self.document_prefix or ""
-        self.query_prefix = self.query_prefix or ""
+        document_prefix = card.document_prefix if document_prefix is None and card else document_prefix
+        query_prefix = card.query_prefix if query_prefix is None and card else query_prefix
+        self.document_prefix = document_prefix or ""
+        self.query_prefix = query_prefix or ""
         self.host = resolve_host(host)
         self.timeout = float(timeout)
         self.query_timeout = float(query_timeout)

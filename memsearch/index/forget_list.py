@@ -14,7 +14,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from memsearch.index.graph import normalize as normalize_entity
 from memsearch.paths import IndexLayout, atomic_write
@@ -235,7 +235,8 @@ def read_forget_list(path: Path) -> ForgetList:
         value = data.get(key, ())
         return {v for v in value if isinstance(v, str)} if isinstance(value, list) else set()
 
-    names = data.get("names") if isinstance(data.get("names"), dict) else {}
+    # The cast: mypy does not narrow a second data.get() by the isinstance check of the first.
+    names = cast(dict[object, object], data.get("names")) if isinstance(data.get("names"), dict) else {}
     groups = []
     for g in data.get("entity_groups", ()) if isinstance(data.get("entity_groups"), list) else ():
         if isinstance(g, dict) and isinstance(g.get("entities"), list) and isinstance(g.get("phrases"), list):

@@ -265,8 +265,8 @@ def purge_history(repo: IndexRepo, forget: ForgetList, pruner: Pruner) -> int:
                         pruner.paths.add(p)
                         skipped.pop(p)
                     changes[MANIFEST] = encode_manifest_head(manifest)
-                    for rel, data in manifest_buckets(manifest, touched).items():
-                        changes[rel] = data or None
+                    for rel, bucket in manifest_buckets(manifest, touched).items():
+                        changes[rel] = bucket or None
             message = repo.git("log", "-1", "--format=%B", sha).decode("utf-8", "replace")
             new_message = _redact(message, pruner.paths)
             new_parents = [mapping.get(p, p) for p in parents]

@@ -391,7 +391,8 @@ class KeywordIndex:
                 if is_character_bigram(term):
                     part *= (
                         sum(
-                            ch not in held and not (is_hiragana(ch) and other in held)
+                            # a character bigram is two characters: unpacked as a pair
+                            ch not in held and not (is_hiragana(ch) and other in held)  # type: ignore[str-unpack]
                             for ch, other in (term, term[::-1])
                         )
                         / 2

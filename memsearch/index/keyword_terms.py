@@ -44,6 +44,7 @@ def packed_terms_py(
 def packed_terms_c(
     header: dict[str, int], i: int, settings: Settings, text_counts: list[dict[str, int]]
 ) -> PackedTerms:
+    assert merge_terms is not None  # packed_terms is this function only where merge_terms is compiled
     terms, weights, length = merge_terms(
         header, text_counts, i, settings.context_neighbours, settings.context_weight, settings.context_decay
     )
@@ -53,7 +54,7 @@ def packed_terms_c(
 
 
 # The compiled twin (memsearch/_speedups.c) where memsearch.speedups says it runs.
-merge_terms: Callable[..., tuple[list[str], bytes, float]] | None = speedups.pick("merge_terms", None)
+merge_terms: Callable[..., tuple[tuple[str, ...], bytes, float]] | None = speedups.pick("merge_terms", None)
 packed_terms = packed_terms_py if merge_terms is None else packed_terms_c
 
 

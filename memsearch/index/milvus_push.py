@@ -193,9 +193,9 @@ def sync(
     changed = [cid for cid, (_, sig) in wanted.items() if have.get(cid) != sig]
     report = SyncReport(kept=len(wanted) - len(changed))
     for start in range(0, len(gone), BATCH):
-        ids = [f"{spec.vault_id}:{cid}" for cid in gone[start : start + BATCH]]
-        client.delete(name, ids=ids)
-        report.deleted += len(ids)
+        gone_pks = [f"{spec.vault_id}:{cid}" for cid in gone[start : start + BATCH]]
+        client.delete(name, ids=gone_pks)
+        report.deleted += len(gone_pks)
     # A chunk's terms come with its file's (its neighbours' text counts in them): by file.
     by_path: dict[str, list[int]] = {}
     for cid in changed:

@@ -31,10 +31,14 @@ import hashlib
 import os
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from memsearch.models import Hit
+
+if TYPE_CHECKING:  # hnswlib is imported where a graph is first built or loaded
+    import hnswlib
 
 #: HNSW build parameters: M=16 / ef_construction=200 measured recall 1.0 at 100k x 768 here.
 HNSW_M = 16
@@ -108,7 +112,7 @@ class VectorIndex:
         self._n_rows = 0  # rows in use (the arrays may hold spare capacity)
         self._n_live = 0
         self._row_of = np.full(0, -1, dtype=np.int64)  # chunk id -> row, -1 = no vector
-        self._hnsw = None  # built lazily
+        self._hnsw: hnswlib.Index | None = None  # built lazily
         self._dirty = True
         self._settled = False  # the graph was built from scratch and never patched since
         self._background: tuple[int, np.ndarray] | None = None  # (rows when sampled, sample)
@@ -197,6 +201,7 @@ class VectorIndex:
                     self._dirty = True
 
     def _ensure_capacity(self, extra: int) -> None:
+        assert self._hnsw is not None  # called only to add to a graph that exists
         needed = self._hnsw.get_current_count() + extra
         if needed > self._hnsw.get_max_elements():
             self._hnsw.resize_index(max(needed, 2 * self._hnsw.get_max_elements()))
@@ -268,6 +273,7 @@ class VectorIndex:
         # graph's walk, so two graphs of the same vectors (one patched run by run, one built from
         # scratch) give the same list wherever both find its members.
         k = min(wanted + max(GRAPH_MARGIN, wanted // 4), n)
+        assert self._hnsw is not None  # built above
         self._hnsw.set_ef(max(HNSW_EF_SEARCH, k))
         flt = None
         if allowed is not None:
@@ -380,6 +386,7 @@ class VectorIndex:
         if not self.needs_graph():
             return
         self.ready()
+        assert self._hnsw is not None  # ready() built it: a graph is needed
         # As bytes: hnswlib takes the path as UTF-8 text, which a folder name that is not UTF-8
         # (a surrogate escape in Python) cannot be.
         self._hnsw.save_index(os.fsencode(folder / f"{prefix}hnsw.bin"))
@@ -456,6 +463,7 @@ def canonical_order(ids: np.ndarray, matrix: np.ndarray) -> np.ndarray:
 def _fingerprint(ids: np.ndarray, matrix: np.ndarray) -> str:
     digest = hashlib.sha256(np.ascontiguousarray(ids, dtype=np.int64).tobytes())
     matrix = np.ascontiguousarray(matrix)
-    # Hashed in place (a memoryview, no copy): the same digest as hashing its bytes.
-    digest.update(memoryview(matrix).cast("B") if matrix.size else b"")
+    # Hashed in place (a memoryview, no copy): the same digest as hashing its bytes. (numpy's stubs
+    # make an array a buffer only from Python 3.12.)
+    digest.update(memoryview(matrix).cast("B") if matrix.size else b"")  # type: ignore[arg-type]
     return digest.hexdigest()

@@ -216,7 +216,8 @@ class Update:
             todo = [p for p in files if p not in same]
         # Moments this index holds with their sidecars unread (redacted when it read them) that are
         # redacted no more (``memsearch unredact``): read again, though their files are unchanged.
-        back = set(old_manifest.get("redacted", ())) - self.forget.redacted
+        # (bound again below, to a file's committed chunks, and read after that: hence the two types)
+        back: set[str] | list[Chunk] = set(old_manifest.get("redacted", ())) - self.forget.redacted
         if back and unchanged:
             again = {p for p in unchanged if path_hash(p) in back}
             if again:
@@ -239,6 +240,7 @@ class Update:
         # Each modality's vector size: the index's where it holds vectors of it (an incremental run),
         # else what most of this run's sidecars of it have (settle_dimensions).
         dimensions = {} if self.full else recorded_dimensions(old_manifest, self.settings.modalities)
+        terms: list[PackedTerms] | None
         for n, (vf, got) in enumerate(zip(ordered, chunked, strict=True), 1):
             path = vf.path
             if isinstance(got, str):  # one file must never stop the vault: name it and go on
@@ -314,15 +316,17 @@ class Update:
                     new_files[path]["modal"] = kept_modal
         restamp_work: dict[str, list[Chunk]] = {}
         for path in restamped:
-            stamp = fallback(files[path], commit_times)
+            fallback_stamp = fallback(files[path], commit_times)
             ids = new_files[path]["chunks"]
             restamp_work[path] = [
-                chunk_replace(self.data.chunks[cid], timestamp=stamp[1], timestamp_source=stamp[0][0])
+                chunk_replace(
+                    self.data.chunks[cid], timestamp=fallback_stamp[1], timestamp_source=fallback_stamp[0][0]
+                )
                 if self.data.chunks[cid].timestamp_source in ("git", "mtime")
                 else self.data.chunks[cid]
                 for cid in ids
             ]
-            new_files[path] = {**new_files[path], "stamp": stamp[0]}
+            new_files[path] = {**new_files[path], "stamp": fallback_stamp[0]}
         # The graph resolved names under the alias map of what the index held (the commit, and
         # the live index's previews): rebuilt only when the new map differs from that one.
         held = {p: dict(e) for p, e in old_files.items()}
@@ -390,7 +394,7 @@ class Update:
         if only is not None:
             kept_skips = {p: r for p, r in old_manifest.get("skipped", {}).items() if p not in looked}
             skipped = {**kept_skips, **skipped}
-        manifest = {
+        manifest: dict[str, Any] = {
             "format": FORMAT_VERSION,
             "vault": str(self.vault),
             "built_at": datetime.now(tz=UTC).isoformat(timespec="seconds"),
@@ -434,8 +438,8 @@ class Update:
             self.data.commit = self.base.data.commit
         warnings = [f"{p}: {w}" for p, e in sorted(manifest["files"].items()) for w in e.get("warnings", ())]
         # Only what this run chunked is read: a reindex that changed nothing says nothing again.
-        chunked = [c.text for item in work.values() for c in item.chunks]
-        advice = language_advice(chunked, vec.info, self.vault)
+        chunked_texts = [c.text for item in work.values() for c in item.chunks]
+        advice = language_advice(chunked_texts, vec.info, self.vault)
         if self.loaded:
             n_chunks = len(self.data.chunks)
             n_vectors = len(self.data.vectors) if self.data.vectors is not None else 0
@@ -482,6 +486,8 @@ class Update:
     def _committed_chunks(self, path: str) -> list[Chunk]:
         manifest = self.base.manifest or {}
         commit = self.base.data.commit if self.base.data is not None else None
+        # A preview is committed over a loaded index (never a deferred load), which reflects a commit.
+        assert commit is not None
         chunks, _ = loading.read_files(self.base.repo, commit, manifest, [path])[path]
         return [c for _, c in chunks]
 
@@ -647,9 +653,9 @@ class Update:
                 ]
                 staged.append(put(root, shard_file(name), encode_shard(rows)))
                 crashpoint("shard")
-            rel = self._put_vectors(root, name, entry)
-            if rel:
-                staged.append(rel)
+            vectors_rel = self._put_vectors(root, name, entry)
+            if vectors_rel:
+                staged.append(vectors_rel)
             crashpoint("vectors")
         for path in sorted(set(work) | modal_dropped, key=walk_order):
             staged += self._put_modal(root, files[path], self.old_files.get(path, {}))

@@ -16,6 +16,7 @@ from memsearch.embedders.base import (
     MULTILINGUAL_EMBEDDER,
     MULTILINGUAL_INSTALL,
     NON_ENGLISH_ADVICE_SHARE,
+    Embedder,
     is_multilingual,
 )
 from memsearch.index.embedding_cache import EmbeddingCache, EmbedOutcome, embed_texts_with_cache
@@ -120,7 +121,7 @@ def embed_texts(
                 origins=origins,
             )
 
-    def keep_previous() -> tuple[object, EmbedOutcome] | None:
+    def keep_previous() -> tuple[Embedder, EmbedOutcome] | None:
         """The previous embedder and its outcome, if it can still serve this index."""
         spec = previous.get("spec")
         if not spec or not texts:

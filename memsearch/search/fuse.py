@@ -74,7 +74,9 @@ def fuse(
     # territory's weight: the one per-chunk factor of the fusion (docs/notebook.md). Kept per chunk
     # until the index changes (a query weighs a few hundred chunks; an agent's next question mostly
     # the same notes), under the territory weights it was read with.
-    known = index.kept(f"territory weights {sorted(territory_weights.items())}", lambda _index: {})
+    known: dict[int, float] = index.kept(
+        f"territory weights {sorted(territory_weights.items())}", lambda _index: {}
+    )
     if len(known) > KEPT_CHUNK_WEIGHTS:
         known.clear()
 

@@ -7,7 +7,7 @@ import math
 import time
 from collections.abc import Callable, Mapping
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -15,7 +15,7 @@ from memsearch.fusion import rrf
 from memsearch.index.in_memory import IndexData
 from memsearch.links import BRIDGES, anchor_hits, follow_links
 from memsearch.models import Hit
-from memsearch.query_terms import identifiers, informative, term_weights, without_names
+from memsearch.query_terms import Gloss, identifiers, informative, term_weights, without_names
 from memsearch.search.language_notes import english_only_note
 from memsearch.search.state import Asked, Found, QueryEmbedding, elapsed_ms
 from memsearch.tokenize import tokenize
@@ -89,7 +89,8 @@ def retrieve_keyword(asked: Asked, found: Found, explain: bool) -> None:
     query_weights = found.query_weights = term_weights(parsed.keyword_text, parsed.glosses, asked.vocabulary)
     if explain:  # what a name was searched as beside its own words: "Dr Park" also as "jun"
         found.notes.extend(
-            f"{gloss.written!r} also searched as {str(gloss)!r} (what the vault also calls it)"
+            # glosses are typed str; one that passes the check below is a Gloss
+            f"{cast(Gloss, gloss).written!r} also searched as {str(gloss)!r} (what the vault also calls it)"
             for gloss in parsed.glosses
             if getattr(gloss, "written", None)
         )
@@ -210,6 +211,7 @@ def retrieve_time(asked: Asked, found: Found, event: bool, *, others: bool) -> N
     window = (parsed.window.start, parsed.window.end) if parsed.window else None
     candidates = None
     if window is not None:
+        assert parsed.window is not None  # window is its span
         found.weights["time"] = window_weight(parsed.window.start, parsed.window.end)
         if found.form_only:  # the window is all it asks
             found.weights["time"] *= WINDOW_ONLY_WEIGHT

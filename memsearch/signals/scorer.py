@@ -117,6 +117,7 @@ class Scorer:
         floor = 0.0
         if vector is not None and self._floor_ids:
             if self._sample is None:
+                assert self.vectors is not None  # the floor's ids were drawn from the vectors
                 self._sample = np.stack([self.vectors[i] for i in self._floor_ids])
             floor = float(np.median(self._sample @ vector))
         terms = set(tokenize(interest.query))
@@ -129,7 +130,8 @@ class Scorer:
         for cid in allowed:
             chunk = self.chunks[cid]
             cosine = meaning = None
-            if vector is not None and cid in self.vectors:
+            # (query_vector gives a vector only where the index has vectors: the middle test always holds)
+            if vector is not None and self.vectors is not None and cid in self.vectors:
                 cosine = float(self.vectors[cid] @ vector)
                 meaning = min(1.0, max(0.0, (cosine - floor) / max(1.0 - floor, 1e-6)))
             have = set(tokenize(f"{chunk.header}\n{chunk.text}"))
