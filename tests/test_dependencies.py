@@ -23,6 +23,7 @@ NOT_IMPORTED = {
     # the same stems, ~15x faster.
     "pystemmer": "snowballstemmer's C backend",
     "ruff": "a command (python -m ruff check), not a module the tests import",
+    "mypy": "a command (python -m mypy, tests/test_style.py), not a module the tests import",
 }
 
 
