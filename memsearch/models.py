@@ -285,6 +285,9 @@ class Evidence:
     #: script is not the query's (a question asked in one language of a memory kept in another).
     other_script: str | None = None
     form_only: bool = False  # the query's words are all question form or stopwords ("the", "who am I")
+    #: A question about the self ("who am I", "am I allowed to ..."): the territory closer to the
+    #: self (weighed above 1) its first result lies in; else None.
+    self_territory: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {k: (round(v, 4) if isinstance(v, float) else v) for k, v in asdict(self).items()}

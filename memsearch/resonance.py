@@ -73,6 +73,12 @@ def judge(evidence: Evidence) -> Signal:
         return Signal(STRONG, f"the vault holds {which} the query writes", e)
     if standout:
         return Signal(STRONG, f"a passage stands out in meaning ({z:.1f} sd above the vault at large)", e)
+    if e.self_territory:
+        # "Who am I", "am I allowed to ...": what the self's own notes say is the answer, whatever
+        # words the question shares with them (a question of form alone shares none).
+        return Signal(
+            STRONG, f"a question about the self, answered from its own notes ({e.self_territory})", e
+        )
     missing_all = e.missing_share is not None and e.missing_share >= ALL_MISSING
     measurable = can_stand_out(e)
     if e.other_script and missing_all:

@@ -77,6 +77,26 @@ def test_a_query_of_no_informative_word_with_nothing_close_in_meaning_is_none():
     assert judge(replace(alone, form_only=False)).level == "thin"
 
 
+def test_a_question_about_the_self_answered_from_the_selfs_notes_is_strong():
+    """ "Who am I" shares no word with the identity note and MiniLM puts it barely above the vault
+    (a form-only query nothing is close to would be none): its first result in system/ answers it."""
+    who = Evidence(
+        results=5,
+        missing_share=None,
+        semantic_z=NEAR_Z - 1.5,
+        semantic_sample=400,
+        form_only=True,
+        self_territory="system",
+    )
+    signal = judge(who)
+    assert signal.level == "strong" and "about the self" in signal.reason and "system" in signal.reason
+    assert judge(replace(who, self_territory=None)).level == "none"
+    # a question about conduct, partly in words the vault lacks: the covenant's note answers it
+    conduct = replace(who, form_only=False, missing_share=0.5, self_territory="covenant")
+    assert judge(conduct).level == "strong"
+    assert judge(replace(conduct, self_territory=None)).level == "thin"
+
+
 def test_the_boundary_of_missing_share():
     below = Evidence(results=3, informative_terms=4, missing_share=MISSING_SHARE_THIN - 0.01, semantic_z=0.0)
     at = Evidence(results=3, informative_terms=4, missing_share=MISSING_SHARE_THIN, semantic_z=0.0)

@@ -127,7 +127,8 @@ def search_index(
     found.timings["group"] = elapsed_ms(t)
 
     # 6. resonate
-    signal = resonate(asked, found, weighed, len(fused), asked_in, vectors if vectors_only else None)
+    first = results[0].territory if results else None
+    signal = resonate(asked, found, weighed, len(fused), first, asked_in, vectors if vectors_only else None)
     if signal.level == NONE and not all_results:
         results = []
     found.timings["total"] = elapsed_ms(started) + query_embedding.ms

@@ -9,6 +9,7 @@ import numpy as np
 from memsearch.index.in_memory import IndexData
 from memsearch.models import Hit, Signal
 from memsearch.query import ParsedQuery
+from memsearch.query_terms import asks_about_self
 from memsearch.resonance import Evidence, judge
 from memsearch.search.language_notes import nearest_in_other_script
 from memsearch.search.state import MODAL_LIST, Asked, Found, Weighed
@@ -20,12 +21,16 @@ def resonate(
     found: Found,
     weighed: Weighed,
     fused_chunks: int,
+    first_territory: str | None,
     asked_in: str | None,
     vectors_only: Mapping[str, np.ndarray] | None,
 ) -> Signal:
     """The response's signal, from evidence of the lists (``fused_chunks``: how many were fused;
-    ``vectors_only``: the query's vectors when it has no text, judged by their best moment)."""
+    ``first_territory``: the first result's; ``vectors_only``: the query's vectors when it has no
+    text, judged by their best moment)."""
     index, parsed = asked.index, asked.parsed
+    closer = {t.label for t in asked.settings.territories if t.weight > 1.0}
+    self_territory = first_territory if first_territory in closer and asks_about_self(parsed.text) else None
     z = weighed.standout
     sample = index.vectors.background_size() if z is not None and index.vectors else None
     if vectors_only is not None:  # no words to judge by: the standout of the query vectors' best moment
@@ -44,6 +49,7 @@ def resonate(
             identifiers_missing=found.identifiers_missing,
             other_script=nearest_in_other_script(index, found.lists.get("semantic"), asked_in),
             form_only=found.form_only,
+            self_territory=self_territory,
         )
     )
 
