@@ -90,3 +90,35 @@ def test_a_purged_redaction_needs_force(tmp_path):
     assert unredact(vault, ["m-0101"], force=True) == [MOMENT]
     index_vault(vault)
     assert held(vault) == list(MODALITIES)  # the vault's sidecars, indexed again
+
+
+def test_a_run_that_gives_a_preview_back_its_committed_text_keeps_an_unredacted_moment_to_read(tmp_path):
+    """A moment unredacted and not in a run over some files stays recorded as unread (the next full
+    run reads its sidecars), also where that run gives a preview back its committed chunks: a file
+    edited through ``update_file`` and put back before the commit ran."""
+    from memsearch.lock import index_lock
+
+    vault = indexed(tmp_path)
+    note = vault / "notes" / "plain.md"
+    note.parent.mkdir()
+    note.write_text("# Plain\n\nA note about kettles.\n", encoding="utf-8")
+    index_vault(vault)
+    redact(vault, ["m-0101"])
+    index_vault(vault)
+    unredact(vault, ["m-0101"])
+    committed = note.read_text(encoding="utf-8")
+    with open_index(vault) as engine:
+        with index_lock(engine.index_home, timeout=None):  # the commit waits until the file is back
+            note.write_text(committed + "\nA new line about teapots.\n", encoding="utf-8")
+            engine.update_file("notes/plain.md")
+            note.write_text(committed, encoding="utf-8")
+            engine.update_file("notes/plain.md")
+        assert engine.wait_for_embeddings(timeout=60)
+        assert engine.writes.last_error is None  # the commit went through (it raised KeyError)
+        assert engine.search("teapots", k=3, strategies=["keyword"]).results == ()
+        assert [r.path for r in engine.search("kettles", k=1, strategies=["keyword"]).results] == [
+            "notes/plain.md"
+        ]
+    assert held(vault) == []  # that run read notes/plain.md only
+    index_vault(vault)
+    assert held(vault) == list(MODALITIES)

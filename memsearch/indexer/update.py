@@ -23,7 +23,7 @@ import numpy as np
 
 from memsearch.config import Settings
 from memsearch.embedders import choose_embedder, embedder_for
-from memsearch.index import in_memory, loading, snapshots
+from memsearch.index import in_memory, snapshots
 from memsearch.index.forget_list import load_forget_list, path_hash
 from memsearch.index.format import (
     FILES_SUBDIR,
@@ -211,13 +211,18 @@ class Update:
             unchanged = []
             todo = list(files)
         else:
-            unchanged = [p for p, vf in files.items() if old_files.get(p, {}).get("sha256") == vf.sha256]
+            # A file a live preview holds is indexed again even when it is back to its committed
+            # text: the live index holds the preview's chunks, not the commit's, nor their vectors.
+            unchanged = [
+                p
+                for p, vf in files.items()
+                if old_files.get(p, {}).get("sha256") == vf.sha256 and p not in self.live
+            ]
             same = set(unchanged)
             todo = [p for p in files if p not in same]
         # Moments this index holds with their sidecars unread (redacted when it read them) that are
         # redacted no more (``memsearch unredact``): read again, though their files are unchanged.
-        # (bound again below, to a file's committed chunks, and read after that: hence the two types)
-        back: set[str] | list[Chunk] = set(old_manifest.get("redacted", ())) - self.forget.redacted
+        back = set(old_manifest.get("redacted", ())) - self.forget.redacted
         if back and unchanged:
             again = {p for p in unchanged if path_hash(p) in back}
             if again:
@@ -341,14 +346,10 @@ class Update:
         with self.guard:
             if not self.full:
                 # What the live index holds for each touched file goes (a preview, else the
-                # commit's chunks); a preview of a file now back to its committed text gives way
-                # to the committed chunks again.
+                # commit's chunks).
                 for path in sorted((set(gone) | set(changed) | set(live)) - reuse):
                     now = live[path].ids if path in live else old_files[path]["chunks"]
                     in_memory.remove_chunks(self.data, now)
-                    if path in live and path in old_files and path not in work and path not in gone:
-                        back = self._committed_chunks(path)
-                        in_memory.add_file_chunks(self.data, old_files[path]["chunks"], back, self._shape())
             for path in sorted(work, key=lambda p: work[p].ids[:1] or [0]):
                 if path in reuse:
                     continue
@@ -482,14 +483,6 @@ class Update:
 
     def _shape(self) -> Settings:
         return shape_of(self.base.manifest or {})
-
-    def _committed_chunks(self, path: str) -> list[Chunk]:
-        manifest = self.base.manifest or {}
-        commit = self.base.data.commit if self.base.data is not None else None
-        # A preview is committed over a loaded index (never a deferred load), which reflects a commit.
-        assert commit is not None
-        chunks, _ = loading.read_files(self.base.repo, commit, manifest, [path])[path]
-        return [c for _, c in chunks]
 
     def _commit_times(self, paths: list[str], whole: bool) -> dict[str, datetime]:
         if not paths:
