@@ -16,7 +16,6 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Protocol
 
-from memsearch.entities.words import STOPWORDS as FUNCTION_WORDS
 from memsearch.tokenize import COMPOUND, resolved_tokenize, tokenize
 
 #: What a scaffolding term still counts for: enough to break ties between real matches, never
@@ -109,17 +108,6 @@ _SCAFFOLD_TERMS = frozenset(t for word in SCAFFOLDING_WORDS for t in tokenize(wo
 
 def is_scaffolding(term: str) -> bool:
     return term in _SCAFFOLD_TERMS
-
-
-#: Words no question is about whatever else it asks (quantifiers, pronouns, connectives, ...: the
-#: entity extractor's list of words that are never names), as the keyword index stems them: a
-#: word of these the vault never uses ("how *many* km is the loop") says nothing of where the
-#: answer is.
-_FUNCTION_TERMS = frozenset(t for word in sorted(FUNCTION_WORDS) for t in tokenize(word))
-
-
-def is_function_word(term: str) -> bool:
-    return term in _FUNCTION_TERMS
 
 
 class Gloss(str):

@@ -9,7 +9,6 @@ from memsearch.query_terms import (
     asks_for_event,
     identifiers,
     informative,
-    is_function_word,
     is_scaffolding,
     term_weights,
     without_names,
@@ -21,12 +20,6 @@ def test_question_form_words_weigh_a_tenth_and_content_words_one():
     weights = term_weights("what happened with the boiler")
     assert weights == {"happen": SCAFFOLD_WEIGHT, "boiler": 1.0}
     assert is_scaffolding("happen") and not is_scaffolding("boiler")
-
-
-def test_function_words_are_told_from_content_words_as_the_index_stems_them():
-    """ "How *many* km": a word no question is about, whether or not the vault uses it."""
-    assert all(is_function_word(t) for t in term_counts("many much several everything"))
-    assert not any(is_function_word(t) for t in term_counts("algorithm boiler presentation"))
 
 
 def test_a_repeated_content_word_counts_again():

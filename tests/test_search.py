@@ -192,3 +192,13 @@ def test_ties_break_by_place_in_a_live_engine_after_files_are_written(tmp_path):
     fresh = [r.path for r in open_index(vault).search(question, k=10, strategies=["keyword"]).results]
     live.close()
     assert got == fresh == want
+
+
+def test_function_words_are_told_from_content_words_as_the_index_stems_them():
+    """ "How *many* km": a word no question is about, whether or not the vault uses it; a content
+    word the vault lacks makes every keyword head partial, a function word does not."""
+    from memsearch.search.retrieve import is_function_word
+    from memsearch.tokenize import term_counts
+
+    assert all(is_function_word(t) for t in term_counts("many much several everything"))
+    assert not any(is_function_word(t) for t in term_counts("algorithm boiler presentation"))
