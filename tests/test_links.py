@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from vault_files import write_vault
 
 from memsearch.links import anchor_hits, follow_links
 from memsearch.query_terms import term_weights
@@ -44,9 +45,7 @@ def engine(tmp_path_factory):
     from memsearch.api import index_vault, open_index
 
     vault = tmp_path_factory.mktemp("links") / "vault"
-    for rel, text in NOTES.items():
-        (vault / rel).parent.mkdir(parents=True, exist_ok=True)
-        (vault / rel).write_text(text, encoding="utf-8")
+    write_vault(vault, NOTES)
     index_vault(vault, embed=False)
     return open_index(vault)
 
@@ -60,9 +59,7 @@ def _indexed(vault, notes: dict[str, str]):
     """A vault of ``notes`` (path -> text) written and indexed without vectors."""
     from memsearch.api import index_vault
 
-    for rel, text in notes.items():
-        (vault / rel).parent.mkdir(parents=True, exist_ok=True)
-        (vault / rel).write_text(text, encoding="utf-8")
+    write_vault(vault, notes)
     index_vault(vault, embed=False)
     return vault
 

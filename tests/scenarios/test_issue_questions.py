@@ -4,10 +4,10 @@ an archive, a book by chapters (real files, a real index, the embedded model; `n
 
 from __future__ import annotations
 
-import os
 from datetime import UTC, datetime
 
 import pytest
+from vault_files import write_vault
 
 from memsearch.api import index_vault, open_index
 
@@ -256,11 +256,7 @@ FILES = {
 @pytest.fixture(scope="module")
 def engine(tmp_path_factory):
     vault = tmp_path_factory.mktemp("issue") / "vault"
-    for rel, text in FILES.items():
-        path = vault / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-        os.utime(path, (SAVED, SAVED))
+    write_vault(vault, FILES, saved=SAVED)
     index_vault(vault)
     with open_index(vault) as opened:
         yield opened

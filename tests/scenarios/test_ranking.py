@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from vault_files import write_vault
 
 from memsearch.api import index_vault, open_index
 from memsearch.query import parse_query
@@ -32,17 +33,6 @@ FILES = {
     ),
     "journal/2024-02-05.md": "# 2024-02-05\n\nJun's first case: a bearded dragon off its food.\n",
 }
-
-
-def write_vault(vault, files: dict[str, str]) -> list:
-    """The files, written under ``vault``; their paths."""
-    paths = []
-    for rel, text in files.items():
-        path = vault / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-        paths.append(path)
-    return paths
 
 
 def engine_of(tmp_path, files: dict[str, str]):
