@@ -244,11 +244,13 @@ def asks_for_event(text: str) -> bool:
     return _EVENT_QUESTION.search(text) is not None
 
 
-#: "What's the phone number now", "who is my GP", "which wholesaler do we use": the question asks
-#: for the present state of something, which a newer memory states if memories disagree.
+#: "What's the phone number now", "who is my GP", "which wholesaler do we use", "which text editor
+#: do I use", "what thyroid dose am I on": the question asks for the present state of something,
+#: which a newer memory states if memories disagree.
 _CURRENT_QUESTION = re.compile(
     r"^\s*(?:(?:what|who|which|where|how\s+\w+|when)(?:'s|\s+(?:is|are|am|do|does)\b)"
-    r"|(?:is|are|do|does)\b)"
+    r"|(?:is|are|do|does)\b"
+    r"|(?:what|which)\s+(?:[\w'-]+\s+){1,3}?(?:do|does|am|is|are)\s+(?:i|we|you|he|she|they|it)\b)"
     r"|\b(?:now|these days|nowadays|currently|at the moment|at present|still)\b",
     re.IGNORECASE,
 )

@@ -76,6 +76,11 @@ def test_present_state_questions_and_past_ones_are_told_apart():
     assert not asks_for_current("What did we use before the new lab?")
     assert not asks_for_current("Which editor did I use in 2023?")
     assert not asks_for_current("Tell me about the trip")
+    # the present asked after its subject: "which <thing> do I ...", "what <thing> am I ..."
+    assert asks_for_current("which text editor do I use")
+    assert asks_for_current("What thyroid dose am I on?")
+    assert not asks_for_current("what did I do")
+    assert not asks_for_current("which text editor did I use")
 
 
 def test_a_name_and_its_gloss_are_one_word_missing_only_if_missing_in_both_spellings():

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
+
 from memsearch.fusion import FusedList, follow_head_links, lift_replies, max_possible, rrf
-from memsearch.models import entry_dated, importance_prior
+from memsearch.models import Chunk, entry_dated, importance_prior
 from memsearch.query_terms import asks_about_self, asks_for_current
 from memsearch.search.state import Asked, Found, Weighed
 from memsearch.speakers import (
@@ -15,6 +18,7 @@ from memsearch.speakers import (
     transcript_replies,
     transcript_speakers,
 )
+from memsearch.tokenize import tokenize
 
 #: A question asking when something happened weighs dated entries up by this much.
 EVENT_ENTRY_WEIGHT = 1.25
@@ -35,6 +39,22 @@ SELF_QUESTION_POWER = 3.0
 #: about how things are now weighs them down, one about the past or a date does not.
 SUPERSEDED_TERRITORIES = frozenset({"archive"})
 SUPERSEDED_WEIGHT = 0.75
+
+
+#: A question about now: a dated entry among the first REPLACED_HEAD fused passages that a newer
+#: one there replaces (the newer says so, :data:`_REPLACES`, and shares a word with it beyond the
+#: query's: its subject) weighs REPLACED_WEIGHT. "Which text editor do I use" asks for the 2025
+#: entry that switched from vim to Helix, not the 2023 one that chose vim. Measured (eval/run.py,
+#: 2026-12-07): no figure of the four sets moved (it acts on 3 questions of both vaults and moves
+#: none of their answers: shared up-13's is the newer entry, first already); the Helix entry 3rd ->
+#: 2nd, above the vim one, on a vault of the issue's kind (tests/scenarios/test_issue_questions.py).
+REPLACED_HEAD = 5
+REPLACED_WEIGHT = 0.3
+_REPLACES = re.compile(
+    r"\b(?:switched|moved (?:from|to|over)|changed (?:from|to)|migrated|replaced|swapped|gave up"
+    r"|given up|no longer|instead of|stopped using|ditched|dropped)\b",
+    re.IGNORECASE,
+)
 
 
 #: Link propagation (fusion.follow_head_links), on the graph lead's partial match: a passage a link
@@ -119,6 +139,22 @@ def fuse(
         tie_key=asked.chunk_order,
         strength_mix=settings.strength_mix,
     )
+    if current and (replaced := replaced_entries(fused.chunk_ids(REPLACED_HEAD), chunks_by_id, asked)):
+        weigh_current = weigh_chunk
+
+        def weigh_chunk(cid: int) -> float:
+            return weigh_current(cid) * (REPLACED_WEIGHT if cid in replaced else 1.0)
+
+        fused = rrf(
+            lists,
+            k=settings.rrf_k,
+            weights=weights,
+            territory_weight=weigh_chunk,
+            tie_key=asked.chunk_order,
+            strength_mix=settings.strength_mix,
+        )
+        by = ", ".join(f"{chunks_by_id[old].path} (by {newer})" for old, newer in replaced.items())
+        found.notes.append(f"entries a newer one replaces weighed x{REPLACED_WEIGHT:g}: {by}")
     # The same partial match: the notes the first results link to for what the query asks climb
     # towards them (the component's note names the technique that answers).
     if weighed.partial and found.anchors and "graph" in lists:
@@ -156,3 +192,25 @@ def fuse(
         weighed.base, list(lists), settings.rrf_k, max(territory_weights.values(), default=1.0)
     )
     return fused, weights, ceiling
+
+
+def replaced_entries(head: list[int], chunks_by_id: Mapping[int, Chunk], asked: Asked) -> dict[int, str]:
+    """Of the dated entries among ``head`` (chunk ids, best first), those a newer one of them
+    replaces: {older chunk id: the newer one's path}. The newer says it replaced something
+    (:data:`_REPLACES`) and shares a word with the older beyond the query's words."""
+    entries = [
+        (cid, chunk, chunk.timestamp)
+        for cid in head
+        if entry_dated(chunk := chunks_by_id[cid]) and chunk.timestamp is not None
+    ]
+    asked_terms = set(tokenize(asked.parsed.text))
+    words = {cid: set(tokenize(chunk.text)) - asked_terms for cid, chunk, _ in entries}
+    replaced: dict[int, str] = {}
+    for newer_id, newer, newer_at in entries:
+        if _REPLACES.search(newer.text) is None:
+            continue
+        for older_id, older, older_at in entries:
+            same_subject = bool(words[older_id] & words[newer_id])
+            if older_at < newer_at and older.path != newer.path and same_subject:
+                replaced.setdefault(older_id, newer.path)
+    return replaced

@@ -288,8 +288,16 @@ def test_what_happened_last_week_is_the_weeks_entries(engine):
     assert response.signal.level == "strong"
 
 
-def test_the_editor_i_use_now_is_among_the_first_three(engine):
-    assert "journal/2025-02-10.md" in ranked(engine, "which text editor do I use")[:3]
+def test_the_editor_i_use_now_is_the_newer_entry_that_replaced_the_older(engine):
+    """2023: "Vim is the text editor I use for everything now"; 2025: "Switched from vim to Helix".
+    A question about now takes the newer; one about the past keeps the older."""
+    response = engine.search("which text editor do I use", k=5, now=NOW)
+    first = [r.path for r in response.results]
+    assert "journal/2025-02-10.md" in first[:3], first
+    assert first.index("journal/2025-02-10.md") < first.index("journal/2023-04-02.md"), first
+    assert any("replaces" in note and "journal/2023-04-02.md" in note for note in response.health.notes)
+    then = ranked(engine, "which text editor did I use before")
+    assert then.index("journal/2023-04-02.md") < then.index("journal/2025-02-10.md"), then
 
 
 def test_a_bare_day_is_that_day_in_the_nearest_year_first(engine):
