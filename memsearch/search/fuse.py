@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from memsearch.fusion import FusedList, follow_head_links, lift_replies, max_possible, rrf
 from memsearch.models import Chunk, entry_dated, importance_prior
@@ -131,28 +131,25 @@ def fuse(
 
     weigh_chunk = weigh_speaker if named else weigh_place
     weights = weighed.weights
-    fused = rrf(
-        lists,
-        k=settings.rrf_k,
-        weights=weights,
-        territory_weight=weigh_chunk,
-        tie_key=asked.chunk_order,
-        strength_mix=settings.strength_mix,
-    )
+
+    def fused_by(weigh: Callable[[int], float]) -> FusedList:
+        return rrf(
+            lists,
+            k=settings.rrf_k,
+            weights=weights,
+            territory_weight=weigh,
+            tie_key=asked.chunk_order,
+            strength_mix=settings.strength_mix,
+        )
+
+    fused = fused_by(weigh_chunk)
     if current and (replaced := replaced_entries(fused.chunk_ids(REPLACED_HEAD), chunks_by_id, asked)):
         weigh_current = weigh_chunk
 
         def weigh_chunk(cid: int) -> float:
             return weigh_current(cid) * (REPLACED_WEIGHT if cid in replaced else 1.0)
 
-        fused = rrf(
-            lists,
-            k=settings.rrf_k,
-            weights=weights,
-            territory_weight=weigh_chunk,
-            tie_key=asked.chunk_order,
-            strength_mix=settings.strength_mix,
-        )
+        fused = fused_by(weigh_chunk)
         by = ", ".join(f"{chunks_by_id[old].path} (by {newer})" for old, newer in replaced.items())
         found.notes.append(f"entries a newer one replaces weighed x{REPLACED_WEIGHT:g}: {by}")
     # The same partial match: the notes the first results link to for what the query asks climb
