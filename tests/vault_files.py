@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
+
+from memsearch.api import Memsearch, index_vault, open_index
 
 
 def write_vault(vault: Path, files: Mapping[str, str], saved: float | None = None) -> list[Path]:
@@ -19,3 +22,13 @@ def write_vault(vault: Path, files: Mapping[str, str], saved: float | None = Non
             os.utime(path, (saved, saved))
         paths.append(path)
     return paths
+
+
+@contextmanager
+def indexed_vault(vault: Path, files: Mapping[str, str], saved: float | None = None) -> Iterator[Memsearch]:
+    """The files written under ``vault`` (as :func:`write_vault`), indexed with the embedded model,
+    and opened; closed after."""
+    write_vault(vault, files, saved)
+    index_vault(vault)
+    with open_index(vault) as opened:
+        yield opened

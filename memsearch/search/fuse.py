@@ -200,12 +200,13 @@ def replaced_entries(head: list[int], chunks_by_id: Mapping[int, Chunk], asked: 
         for cid in head
         if entry_dated(chunk := chunks_by_id[cid]) and chunk.timestamp is not None
     ]
+    replacing = [entry for entry in entries if _REPLACES.search(entry[1].text)]
+    if not replacing:  # most questions about now: no entry of the head says it replaced anything
+        return {}
     asked_terms = set(tokenize(asked.parsed.text))
     words = {cid: set(tokenize(chunk.text)) - asked_terms for cid, chunk, _ in entries}
     replaced: dict[int, str] = {}
-    for newer_id, newer, newer_at in entries:
-        if _REPLACES.search(newer.text) is None:
-            continue
+    for newer_id, newer, newer_at in replacing:
         for older_id, older, older_at in entries:
             same_subject = bool(words[older_id] & words[newer_id])
             if older_at < newer_at and older.path != newer.path and same_subject:

@@ -7,7 +7,7 @@ import math
 import time
 from collections.abc import Callable, Mapping
 from datetime import datetime
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 
@@ -96,10 +96,9 @@ def retrieve_keyword(asked: Asked, found: Found, explain: bool) -> None:
     query_weights = found.query_weights = term_weights(parsed.keyword_text, parsed.glosses, asked.vocabulary)
     if explain:  # what a name was searched as beside its own words: "Dr Park" also as "jun"
         found.notes.extend(
-            # glosses are typed str; one that passes the check below is a Gloss
-            f"{cast(Gloss, gloss).written!r} also searched as {str(gloss)!r} (what the vault also calls it)"
+            f"{gloss.written!r} also searched as {str(gloss)!r} (what the vault also calls it)"
             for gloss in parsed.glosses
-            if getattr(gloss, "written", None)
+            if isinstance(gloss, Gloss) and gloss.written
         )
     # Only the question's form is left ("what happened", once "last week" is the window), or no
     # word at all ("what did I do" is stopwords): a keyword hit on it would be won by scaffolding.
@@ -236,8 +235,7 @@ def retrieve_time(asked: Asked, found: Found, event: bool, *, others: bool) -> N
     t = time.perf_counter()
     window = (parsed.window.start, parsed.window.end) if parsed.window else None
     candidates = None
-    if window is not None:
-        assert parsed.window is not None  # window is its span
+    if parsed.window is not None:
         found.weights["time"] = window_weight(parsed.window.start, parsed.window.end)
         if found.form_only:  # the window is all it asks
             found.weights["time"] *= WINDOW_ONLY_WEIGHT

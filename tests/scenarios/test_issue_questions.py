@@ -7,9 +7,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
-from vault_files import write_vault
-
-from memsearch.api import index_vault, open_index
+from vault_files import indexed_vault
 
 NOW = "2025-12-03T12:00:00"  # a Wednesday: "last week" is 24-30 November
 #: The files' own times, before NOW: a note without a date of its own is not "recent" by the test's clock.
@@ -255,10 +253,7 @@ FILES = {
 
 @pytest.fixture(scope="module")
 def engine(tmp_path_factory):
-    vault = tmp_path_factory.mktemp("issue") / "vault"
-    write_vault(vault, FILES, saved=SAVED)
-    index_vault(vault)
-    with open_index(vault) as opened:
+    with indexed_vault(tmp_path_factory.mktemp("issue") / "vault", FILES, saved=SAVED) as opened:
         yield opened
 
 

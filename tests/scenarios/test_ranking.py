@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from vault_files import write_vault
+from vault_files import indexed_vault, write_vault
 
 from memsearch.api import index_vault, open_index
 from memsearch.query import parse_query
@@ -45,10 +45,7 @@ def engine_of(tmp_path, files: dict[str, str]):
 
 @pytest.fixture(scope="module")
 def engine(tmp_path_factory):
-    vault = tmp_path_factory.mktemp("ranking") / "vault"
-    write_vault(vault, FILES)
-    index_vault(vault)
-    with open_index(vault) as opened:
+    with indexed_vault(tmp_path_factory.mktemp("ranking") / "vault", FILES) as opened:
         yield opened
 
 
