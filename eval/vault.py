@@ -414,11 +414,17 @@ ANSWERABLE_THIN = 0.20
 EARNS_ITS_PLACE = 0.10
 
 
+def measured(classes: Mapping[str, Any]) -> dict[str, Any]:
+    """The classes of a run that have figures (a run of questions about nothing alone has none:
+    its overall holds no answerable question)."""
+    return {c: figures for c, figures in classes.items() if "hit@3" in figures}
+
+
 def bounds(summary: Mapping[str, Any]) -> list[dict[str, Any]]:
     """Each bound as ``{"bound", "measured", "met"}``, in the order of the issue's list; the ones that
     need a run that was not made (a strategy alone, fused without one) are left out."""
     runs, out = summary["runs"], []
-    fused = runs.get("fused", {}).get("classes", {})
+    fused = measured(runs.get("fused", {}).get("classes", {}))
 
     def add(bound: str, measured: str, met: bool) -> None:
         out.append({"bound": bound, "measured": measured, "met": bool(met)})
@@ -459,9 +465,9 @@ def bounds(summary: Mapping[str, Any]) -> list[dict[str, Any]]:
             share = sig[f"answerable_flagged_{level}"]
             add(f"answerable flagged {level} <= {bound:.2f}", f"{share:.3f}", at_least(bound, share))
     for strategy in STRATEGIES:
-        without = runs.get(f"no-{strategy}", {}).get("classes")
-        if fused and without:
-            shared = [c for c in ANSWERABLE if c in fused and c in without]
+        without = measured(runs.get(f"no-{strategy}", {}).get("classes", {}))
+        shared = [c for c in ANSWERABLE if c in fused and c in without]
+        if shared:
             worst = max(shared, key=lambda c: fused[c]["hit@3"] - without[c]["hit@3"])
             before, after = fused[worst]["hit@3"], without[worst]["hit@3"]
             add(

@@ -142,3 +142,22 @@ def test_why_names_a_question_that_is_not_in_the_set(tmp_path):
     )
     with pytest.raises(SystemExit, match="--why: no question pa-99 among"):
         vault.main(args)
+
+
+def test_a_run_of_questions_about_nothing_alone_is_judged_by_its_signal_only():
+    nothing = {"classes": {"none": {"n": 3}, "overall": {"n": 0}}, "latency": {}}
+    summary = {
+        "runs": {"fused": nothing, "semantic": nothing, "no-graph": nothing},
+        "signal": {
+            "none_flagged_none_or_thin": 1.0,
+            "answerable_flagged_none": None,
+            "answerable_flagged_thin": None,
+            "by_class": {"none": {"none": 3}},
+            "top_score_none": None,
+            "top_score_answerable": None,
+        },
+    }
+    met = {b["bound"]: (b["measured"], b["met"]) for b in vault.bounds(summary)}
+    assert met == {"none class flagged none or thin >= 0.90": ("1.000", True)}
+    report = vault.report({**summary, "fusion": None, "why": {}})
+    assert "## against the held-out bounds (1 of 1 met)" in report
