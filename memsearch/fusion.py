@@ -156,8 +156,9 @@ def rrf(
         if w <= 0 or not hits:
             continue
         n = len(hits)
-        chunk_ids = np.fromiter((hit.chunk_id for hit in hits), dtype=np.int64, count=n)
-        raw = np.fromiter((hit.score for hit in hits), dtype=np.float64, count=n)
+        hit_ids, hit_scores = zip(*hits, strict=True)  # hits are (chunk id, score) tuples
+        chunk_ids = np.array(hit_ids, dtype=np.int64)
+        raw = np.array(hit_scores, dtype=np.float64)
         # Tied scores share a rank: a list that cannot tell two hits apart must not pretend to.
         starts = np.ones(n, dtype=bool)
         starts[1:] = raw[1:] != raw[:-1]
@@ -184,13 +185,12 @@ def rrf(
     # Best first, equal scores by chunk id; then in the order of ``tie_key`` (a chunk's place in
     # the vault) where given: chunk ids depend on the order files were indexed in, the answer must not.
     order = np.lexsort((chunk_ids, -scores))
+    ordered = scores[order]
     rows: list[Row] = list(
-        zip(
-            scores[order].tolist(), chunk_ids[order].tolist(), tw[order].tolist(), order.tolist(), strict=True
-        )
+        zip(ordered.tolist(), chunk_ids[order].tolist(), tw[order].tolist(), order.tolist(), strict=True)
     )
     if tie_key is not None:
-        _order_ties(rows, tie_key)
+        _order_ties(rows, tie_key, ordered)
     table = _TermTable(
         names,
         np.concatenate(strategies),
@@ -203,10 +203,12 @@ def rrf(
     return FusedList(rows, table)
 
 
-def _order_ties(rows: list, tie_key: Callable[[int], Any]) -> None:
+def _order_ties(rows: list, tie_key: Callable[[int], Any], scores: np.ndarray | None = None) -> None:
     """Each run of equal fused scores in ``tie_key`` order, in place (the key is asked only for
-    rows that tie: few do; the runs are found over an array, not row by row)."""
-    scores = np.fromiter((row[0] for row in rows), dtype=np.float64, count=len(rows))
+    rows that tie: few do; the runs are found over an array, not row by row: ``scores``, the rows'
+    scores as one when the caller has it)."""
+    if scores is None:
+        scores = np.fromiter((row[0] for row in rows), dtype=np.float64, count=len(rows))
     equal = np.flatnonzero(scores[1:] == scores[:-1])
     if not len(equal):
         return

