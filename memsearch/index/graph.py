@@ -159,8 +159,9 @@ class EntityGraph:
 
     def neighbours(self, key: str) -> Counter[str]:
         """Entities that share a chunk with ``key``, with the number of chunks they share."""
-        ents = self._chunk_entities
-        counts = Counter(chain.from_iterable(ents[c] for c in self._chunks.get(key, ())))
+        counts = Counter(
+            chain.from_iterable(map(self._chunk_entities.__getitem__, self._chunks.get(key, ())))
+        )
         counts.pop(key, None)
         return counts
 
@@ -249,15 +250,25 @@ class EntityGraph:
             chunks = self._chunks
             shared = self.neighbours(seed)
             others = list(shared)
-            df = np.fromiter((len(chunks[other]) for other in others), dtype=np.float64, count=len(others))
+            df = np.fromiter(map(len, map(chunks.__getitem__, others)), dtype=np.float64, count=len(others))
             counts = np.fromiter(shared.values(), dtype=np.float64, count=len(others))
             assoc = counts / np.sqrt(len(chunks[seed]) * df)
             # Every neighbour at least as strong as the MAX_FANOUT-th, then the strongest of them
             # (a seed has ~150 neighbours at 100k chunks: over arrays, not one tuple each).
             cut = len(others) - MAX_FANOUT
             chosen = np.flatnonzero(assoc >= np.partition(assoc, cut)[cut]) if cut > 0 else range(len(others))
-            strongest = sorted(((float(assoc[i]), others[i]) for i in chosen), reverse=True)[:MAX_FANOUT]
-            best = [(strength, other, self.idf(other)) for strength, other in strongest]
+            picked = np.asarray(chosen, dtype=np.int64)
+            strongest = sorted(
+                zip(
+                    assoc[picked].tolist(),
+                    [others[i] for i in picked.tolist()],
+                    df[picked].tolist(),
+                    strict=True,
+                ),
+                reverse=True,
+            )[:MAX_FANOUT]
+            n = max(len(self._chunk_entities), 1)  # each neighbour's idf as :meth:`idf` reads it
+            best = [(strength, other, math.log(1.0 + n / (d + 1.0))) for strength, other, d in strongest]
             if len(self._fanout) >= MAX_CACHED_SEEDS:
                 self._fanout.clear()
             self._fanout[seed] = best
