@@ -117,7 +117,8 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="ID",
         default=[],
         help="also show how the fused ranking placed these questions (each list's rank, weight and"
-        " part of the score, as `memsearch search --explain`), e.g. --why pa-09 al-21",
+        " part of the score, as `memsearch search --explain`, and its contribution to the fused"
+        " score that ranked it), e.g. --why pa-09 al-21",
     )
     common(va, strategies=False)
     va.set_defaults(func=vault.main)

@@ -229,10 +229,15 @@ def search(engine: Any, q: Mapping[str, Any], run: str) -> tuple[harness.Searche
     return searched, holder.get("response")
 
 
+#: How deep ``--why`` looks for a question's answers: a gold file past the first ten is shown with
+#: what it lacked.
+WHY_K = 30
+
+
 def explained_search(engine: Any, q: Mapping[str, Any]) -> Any:
     """The fused answer to one question with its explanation (None if the engine raised)."""
     try:
-        return engine.search(q["query"], k=SEARCH_K, chunks=False, now=q.get("now"), explain=True)
+        return engine.search(q["query"], k=WHY_K, chunks=False, now=q.get("now"), explain=True)
     except Exception as exc:  # one question's failure is shown in its place, not fatal to the report
         log(f"[vault] --why {q['id']}: {type(exc).__name__}: {exc}")
         return None
@@ -240,9 +245,12 @@ def explained_search(engine: Any, q: Mapping[str, Any]) -> Any:
 
 def why_lines(q: Mapping[str, Any], response: Any, top: int = 5) -> list[str]:
     """How the fused ranking placed a question's answers, as report lines: the fused rank of each
-    gold file ("-": not in the first ten), then the first ``top`` results, gold ones starred, each
-    with every list's rank, weight and part of the shown score (``memsearch search --explain``):
-    the parts add up to the score."""
+    gold file ("-": not in the first :data:`WHY_K`), then the first ``top`` results and every gold
+    file below them, gold ones starred, each with every list's rank, weight and part of the shown
+    score (``memsearch search --explain``: the parts add up to the score), and what ranked it:
+    its fused score and each list's contribution to it, x1000 (they add up to the fused score; the
+    shown parts leave out the per-query confidence and weigh a semantic hit by its cosine, so they
+    do not order the results)."""
     results = list(getattr(response, "results", None) or ())
     paths = [r.path for r in results]
     gold = ", ".join(f"{g} {paths.index(g) + 1 if g in paths else '-'}" for g in q["gold"])
@@ -250,13 +258,19 @@ def why_lines(q: Mapping[str, Any], response: Any, top: int = 5) -> list[str]:
     if response is None:
         return [*lines, "", "(the search raised; see the log)", ""]
     rows = []
-    for place, r in enumerate(results[:top], start=1):
-        parts = (r.explanation or {}).get("strategies", {})
+    for place, r in enumerate(results, start=1):
+        if place > top and r.path not in q["gold"]:
+            continue
+        explanation = r.explanation or {}
+        parts = explanation.get("strategies", {})
         lists = "; ".join(
             f"{name} {p['rank']}, w {p['weight']:.2f}, +{p['shown']:.3f}" for name, p in parts.items()
         )
-        rows.append([place, ("* " if r.path in q["gold"] else "") + r.path, f"{r.score:.3f}", lists])
-    table = harness.markdown_table(["#", "path", "score", "lists: rank, weight, part of the score"], rows)
+        ranked = " + ".join(f"{name} {p['contribution'] * 1000:.1f}" for name, p in parts.items())
+        fused = f"{explanation.get('fused_score', 0.0) * 1000:.1f} = {ranked}"
+        rows.append([place, ("* " if r.path in q["gold"] else "") + r.path, f"{r.score:.3f}", lists, fused])
+    head = ["#", "path", "score", "lists: rank, weight, part of the score", "ranked by: fused x1000 = lists"]
+    table = harness.markdown_table(head, rows)
     return [*lines, "", *table.splitlines(), ""]
 
 

@@ -107,15 +107,18 @@ def test_why_shows_each_lists_part_of_the_real_engines_answer_and_the_parts_add_
         "now": "2025-06-01T12:00:00",
     }
     response = vault.explained_search(open_index(indexed_vault), q)
-    lines = vault.why_lines(q, response, top=5)
     paths = [r.path for r in response.results]
     rank = paths.index("reference/ed25519.md") + 1
+    # The first result alone, and the gold file wherever it is below it.
+    top = 1 if rank > 1 else 0
+    lines = vault.why_lines(q, response, top=top)
     assert lines[0] == f"### ec-1 (entity_chain): {q['query']}"
     assert f"gold: reference/ed25519.md {rank}, reference/nowhere.md -" in lines
     rows = [line for line in lines if re.match(r"\| \d+ \|", line)]
-    assert len(rows) == min(5, len(paths))
+    assert [int(row.split("|")[1]) for row in rows] == sorted({*range(1, top + 1), rank})
+    fused_scores = []
     for row in rows:
-        _, place, path, score, lists, _ = (cell.strip() for cell in row.split("|"))
+        _, place, path, score, lists, ranked, _ = (cell.strip() for cell in row.split("|"))
         result = response.results[int(place) - 1]
         assert path == ("* " if result.path in q["gold"] else "") + result.path
         # Each list's part as shown; capped scores aside, they add up to the result's score.
@@ -123,8 +126,17 @@ def test_why_shows_each_lists_part_of_the_real_engines_answer_and_the_parts_add_
         assert set(re.findall(r"(\w+) \d+, w ", lists)) == set(result.explanation["strategies"])
         if not result.explanation["score"]["capped"]:
             assert sum(parts) == pytest.approx(float(score), abs=0.002 * len(parts))
-    if rank <= 5:
-        assert any(row.split("|")[2].strip().startswith("* reference/ed25519.md") for row in rows)
+        # What ranked it: its fused score, the sum of each list's contribution (x1000).
+        fused, terms = ranked.split(" = ")
+        contributions = dict(re.findall(r"(\w+) ([0-9.]+)", terms))
+        assert set(contributions) == set(result.explanation["strategies"])
+        assert float(fused) == pytest.approx(result.explanation["fused_score"] * 1000, abs=0.05)
+        assert sum(map(float, contributions.values())) == pytest.approx(
+            float(fused), abs=0.05 * len(contributions)
+        )
+        fused_scores.append(float(fused))
+    assert fused_scores == sorted(fused_scores, reverse=True)
+    assert any(row.split("|")[2].strip().startswith("* reference/ed25519.md") for row in rows)
 
 
 def test_why_names_a_question_that_is_not_in_the_set(tmp_path):
