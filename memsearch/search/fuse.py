@@ -48,6 +48,9 @@ SUPERSEDED_WEIGHT = 0.75
 #: 2026-12-07): no figure of the four sets moved (it acts on 3 questions of both vaults and moves
 #: none of their answers: shared up-13's is the newer entry, first already); the Helix entry 3rd ->
 #: 2nd, above the vim one, on a vault of the issue's kind (tests/scenarios/test_issue_questions.py).
+#: Two entries of one file too (a ledger's lines): the file's result then points at the newer line,
+#: where the agent must open it (no figure of the four sets moved, nor any result of the bench's
+#: and both vaults' questions: tests/scenarios/test_ranking.py has such a ledger).
 REPLACED_HEAD = 5
 REPLACED_WEIGHT = 0.3
 _REPLACES = re.compile(
@@ -150,7 +153,7 @@ def fuse(
             return weigh_current(cid) * (REPLACED_WEIGHT if cid in replaced else 1.0)
 
         fused = fused_by(weigh_chunk)
-        by = ", ".join(f"{chunks_by_id[old].path} (by {newer})" for old, newer in replaced.items())
+        by = ", ".join(f"{located(chunks_by_id[old])} (by {newer})" for old, newer in replaced.items())
         found.notes.append(f"entries a newer one replaces weighed x{REPLACED_WEIGHT:g}: {by}")
     # The same partial match: the notes the first results link to for what the query asks climb
     # towards them (the component's note names the technique that answers).
@@ -193,8 +196,9 @@ def fuse(
 
 def replaced_entries(head: list[int], chunks_by_id: Mapping[int, Chunk], asked: Asked) -> dict[int, str]:
     """Of the dated entries among ``head`` (chunk ids, best first), those a newer one of them
-    replaces: {older chunk id: the newer one's path}. The newer says it replaced something
-    (:data:`_REPLACES`) and shares a word with the older beyond the query's words."""
+    replaces: {older chunk id: where the newer one is, ``path:line``}. The newer says it replaced
+    something (:data:`_REPLACES`) and shares a word with the older beyond the query's words; the
+    two may be entries of one file (a ledger's lines)."""
     entries = [
         (cid, chunk, chunk.timestamp)
         for cid in head
@@ -207,8 +211,13 @@ def replaced_entries(head: list[int], chunks_by_id: Mapping[int, Chunk], asked: 
     words = {cid: set(tokenize(chunk.text)) - asked_terms for cid, chunk, _ in entries}
     replaced: dict[int, str] = {}
     for newer_id, newer, newer_at in replacing:
-        for older_id, older, older_at in entries:
+        for older_id, _older, older_at in entries:
             same_subject = bool(words[older_id] & words[newer_id])
-            if older_at < newer_at and older.path != newer.path and same_subject:
-                replaced.setdefault(older_id, newer.path)
+            if older_at < newer_at and same_subject:
+                replaced.setdefault(older_id, located(newer))
     return replaced
+
+
+def located(chunk: Chunk) -> str:
+    """Where a chunk is, as a note says it: ``path:line``."""
+    return f"{chunk.path}:{chunk.start_line}"

@@ -463,3 +463,25 @@ def test_a_language_name_with_signs_is_not_its_letter(tmp_path, query, path):
     }
     response = engine_of(tmp_path, notes).search(query, k=3, strategies=["keyword"], now=NOW)
     assert [r.path for r in response.results][:1] == [path], response.results
+
+
+def test_a_ledger_line_that_replaces_an_older_one_is_where_the_file_opens(tmp_path):
+    """One ledger file, two lines on the same subject: 2023's chose vim, 2025's switched to Helix.
+    A question about now opens the file at the newer line; one about the past, at the older."""
+    notes = {
+        "aster/ledger/editors.md": (
+            "- 2023-04-02T10:00 vim is the text editor I use for everything now; new colour scheme\n"
+            "- 2024-01-15T09:00 renewed the domain for two years\n"
+            "- 2025-02-10T09:30 switched from vim to Helix as my editor: multiple cursors\n"
+            "- 2025-06-01T08:00 backed up the dotfiles to the shared drive\n"
+        ),
+        "journal/2025-03-01.md": "# 2025-03-01\n\nBaked bread; the starter is finally lively.\n",
+        "reference/domain.md": "# Domain\n\nRegistered with Gandi; renews every two years.\n",
+    }
+    engine = engine_of(tmp_path, notes)
+    now = engine.search("which text editor do I use", k=3, now="2025-11-01T12:00:00")
+    first = now.results[0]
+    assert (first.path, first.start_line) == ("aster/ledger/editors.md", 3), now.results
+    assert any("editors.md:1 (by aster/ledger/editors.md:3)" in note for note in now.health.notes), now.health
+    before = engine.search("which text editor did I use before", k=3, now="2025-11-01T12:00:00")
+    assert (before.results[0].path, before.results[0].start_line) == ("aster/ledger/editors.md", 1)
