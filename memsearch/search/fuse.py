@@ -16,6 +16,7 @@ from memsearch.speakers import (
     SPEAKER_WEIGHT,
     might_ask,
     transcript_replies,
+    transcript_speaker_names,
     transcript_speakers,
 )
 from memsearch.tokenize import tokenize
@@ -122,8 +123,10 @@ def fuse(
     weigh_place = chunk_weight if event or current else territory_only
     # In a transcript, a question naming one of its speakers asks what they said or did: their own
     # turns weigh more (speakers.py; a question naming every speaker weighs all turns alike).
-    speakers = index.kept("transcript speakers", transcript_speakers) if asked.parsed.entities else {}
-    named = set(asked.parsed.entities) & set(speakers.values())
+    named: set[str] = set()
+    if asked.parsed.entities:
+        named = set(asked.parsed.entities) & index.kept("transcript speaker names", transcript_speaker_names)
+    speakers = index.kept("transcript speakers", transcript_speakers) if named else {}
     if named:
         speaking = ", ".join(sorted(named))
         found.notes.append(f"transcript turns spoken by {speaking} weighed x{SPEAKER_WEIGHT:g}")
