@@ -30,6 +30,7 @@ from memsearch.errors import (
 from memsearch.scan import (
     MAX_FILE_BYTES,
     check_vault,
+    decode_memory,
     iter_markdown,
     link_refusal,
     notebook_kind,
@@ -233,9 +234,10 @@ def open_lines(
         raise PathRefused(f"refused: {rel!r} cannot be read ({exc.strerror or exc})") from None
     if data is None:
         raise PathRefused(f"refused: {rel!r} is over {MAX_FILE_BYTES // 1_048_576} MB, not a memory to read")
-    if b"\x00" in data[:8192]:
+    text = decode_memory(data, errors="replace")  # UTF-16 with its mark too, as the index read it
+    if "\x00" in text[:8192]:
         raise PathRefused(f"refused: {rel!r} holds binary content, not a readable memory")
-    lines = split_lines(data.decode("utf-8-sig", errors="replace"))
+    lines = split_lines(text)
     if len(lines) > 1 and lines[-1] == "":
         lines.pop()  # a final newline ends the last line; it does not start another
     total = len(lines)

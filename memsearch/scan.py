@@ -3,6 +3,7 @@ read them safely, and say why any were skipped."""
 
 from __future__ import annotations
 
+import codecs
 import errno
 import hashlib
 import os
@@ -178,13 +179,29 @@ def read_file(vault: Path, path: Path | str, rel: str | None = None) -> VaultFil
             data = fh.read()
     except OSError as exc:
         return Skipped(rel, f"cannot read: {exc.strerror or exc}")
-    if b"\x00" in data[:8192]:
+    if b"\x00" in data[:8192] and not data.startswith(UTF16_MARKS):
         return Skipped(rel, "binary content (NUL bytes) in a markdown file; not indexed")
     try:
-        text = data.decode("utf-8-sig")
+        text = decode_memory(data)
     except UnicodeDecodeError as exc:
-        return Skipped(rel, f"not UTF-8 (byte {exc.start}); re-save the file as UTF-8 to index it")
+        encoding = "UTF-16" if data.startswith(UTF16_MARKS) else "UTF-8"
+        return Skipped(rel, f"not {encoding} (byte {exc.start}); re-save the file as UTF-8 to index it")
+    if "\x00" in text[:8192]:
+        return Skipped(rel, "binary content (NUL bytes) in a markdown file; not indexed")
     return VaultFile(rel, text, hashlib.sha256(data).hexdigest(), info.st_mtime)
+
+
+#: The byte-order marks of UTF-16 (what Windows Notepad saves as "Unicode"): a file that opens with
+#: one is read as UTF-16, as ripgrep reads it; its NUL bytes are half of every ASCII letter.
+UTF16_MARKS = (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
+
+
+def decode_memory(data: bytes, errors: str = "strict") -> str:
+    """A memory file's text: UTF-16 when it opens with that byte-order mark, else UTF-8 (a UTF-8
+    byte-order mark dropped). ``errors`` as :meth:`bytes.decode`'s."""
+    if data.startswith(UTF16_MARKS):
+        return data.decode("utf-16", errors)
+    return data.decode("utf-8-sig", errors)
 
 
 def link_refusal(vault: Path, full: str) -> str | None:

@@ -35,3 +35,29 @@ def test_prefetch_passes_over_what_it_cannot_open(tmp_path):
     worker.start()
     worker.join(timeout=30)
     assert not worker.is_alive(), "prefetch blocked"
+
+
+def test_a_note_saved_as_utf16_is_read_as_the_text_it_holds(tmp_path):
+    """Windows Notepad's "Unicode" is UTF-16 with a byte-order mark: its NUL bytes are half of
+    every letter, not binary content. Such a note is indexed, found and opened by its lines, as
+    ripgrep reads it; UTF-16 without a mark is still refused, and says why."""
+    from memsearch.api import open_memory
+
+    vault = tmp_path / "vault"
+    (vault / "reference").mkdir(parents=True)
+    text = "# Boiler\n\nThe boiler's reset code is Ë-42; the engineer is Zoë.\n"
+    (vault / "reference/boiler.md").write_bytes(text.encode("utf-16"))  # with its mark, LE here
+    (vault / "reference/kettle.md").write_bytes(
+        b"\xfe\xff" + "# Kettle\n\nDescaled in May.\n".encode("utf-16-be")
+    )
+    (vault / "reference/unmarked.md").write_bytes("# Unmarked\n\nno mark\n".encode("utf-16-le"))
+    report = index_vault(vault, embed=False)
+    assert {s.path: s.reason for s in report.skipped} == {
+        "reference/unmarked.md": "binary content (NUL bytes) in a markdown file; not indexed"
+    }
+    engine = open_index(vault)
+    found = engine.search("boiler reset code", k=1).results[0]
+    assert (found.path, found.start_line) == ("reference/boiler.md", 1), found
+    assert engine.search("descaled", k=1).results[0].path == "reference/kettle.md"
+    opened = open_memory(vault, "reference/boiler.md:3")
+    assert opened["ok"] and opened["text"].strip().endswith("the engineer is Zoë."), opened
