@@ -15,6 +15,7 @@ from memsearch.config import CONFIG_FILENAME, load_config_file
 from memsearch.errors import ConfigError
 from memsearch.models import FACT_TYPES
 from memsearch.paths import IndexLayout
+from memsearch.scan import decode_memory
 
 #: A Scorer score. Measured on the fixture vault plus eight new journal entries and six standing queries
 #: (MiniLM): entries plainly about the query scored 0.62-0.71, every unrelated entry at most 0.27.
@@ -158,7 +159,7 @@ def load_signal_config(vault: Path, index_home: Path) -> SignalConfig:
         path = vault / interests_file
         if path.is_file() and path.resolve().is_relative_to(vault.resolve()):
             try:
-                text = path.read_text(encoding="utf-8-sig")
+                text = decode_memory(path.read_bytes())  # a note of the vault: read as the scan reads it
             except (OSError, UnicodeDecodeError) as exc:
                 warnings.append(f"{interests_file}: cannot read ({exc}); its interests are ignored")
                 text = ""

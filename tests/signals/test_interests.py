@@ -35,3 +35,15 @@ def test_config_defaults_and_bad_interests_are_warnings(vault_copy, tmp_path):
     assert len(config.warnings) == 3 and all("ignored until fixed" in w for w in config.warnings)
     assert config.inbox == tmp_path / "home" / "events" / "in.jsonl"
     assert config.interests_file == DEFAULT_INTERESTS_FILE
+
+
+def test_an_interests_file_saved_as_utf16_is_read_as_the_scan_reads_a_note(vault_copy, tmp_path):
+    """The interests file is a note of the vault: saved as UTF-16 with its mark (Windows Notepad's
+    "Unicode"), it is indexed, so its interests are read too, not warned about."""
+    text = "# Interests\n\n## Zoë's visit\nquery: when does Zoë visit\nurgency: low\n"
+    (vault_copy / "system" / "interests.md").write_bytes(text.encode("utf-16"))
+    config = load_signal_config(vault_copy, tmp_path / "home")
+    assert [(i.name, i.query, i.urgency) for i in config.interests] == [
+        ("Zoë's visit", "when does Zoë visit", "low")
+    ]
+    assert config.warnings == ()
