@@ -179,16 +179,21 @@ def read_file(vault: Path, path: Path | str, rel: str | None = None) -> VaultFil
             data = fh.read()
     except OSError as exc:
         return Skipped(rel, f"cannot read: {exc.strerror or exc}")
-    if b"\x00" in data[:8192] and not data.startswith(UTF16_MARKS):
-        return Skipped(rel, "binary content (NUL bytes) in a markdown file; not indexed")
+    utf16 = data.startswith(UTF16_MARKS)  # its NUL bytes are half of its letters: read its text for NULs
+    if not utf16 and b"\x00" in data[:8192]:
+        return Skipped(rel, _BINARY)
     try:
         text = decode_memory(data)
     except UnicodeDecodeError as exc:
-        encoding = "UTF-16" if data.startswith(UTF16_MARKS) else "UTF-8"
+        encoding = "UTF-16" if utf16 else "UTF-8"
         return Skipped(rel, f"not {encoding} (byte {exc.start}); re-save the file as UTF-8 to index it")
-    if "\x00" in text[:8192]:
-        return Skipped(rel, "binary content (NUL bytes) in a markdown file; not indexed")
+    if utf16 and "\x00" in text[:8192]:
+        return Skipped(rel, _BINARY)
     return VaultFile(rel, text, hashlib.sha256(data).hexdigest(), info.st_mtime)
+
+
+#: Why a file with a NUL character in its first 8 KiB is not indexed (UTF-16's zero bytes are not NULs).
+_BINARY = "binary content (NUL bytes) in a markdown file; not indexed"
 
 
 #: The byte-order marks of UTF-16 (what Windows Notepad saves as "Unicode"): a file that opens with

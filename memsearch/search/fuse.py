@@ -215,8 +215,7 @@ def replaced_entries(head: list[int], chunks_by_id: Mapping[int, Chunk], asked: 
     replaced: dict[int, str] = {}
     for newer_id, newer, newer_at in replacing:
         for older_id, _older, older_at in entries:
-            same_subject = bool(words[older_id] & words[newer_id])
-            if older_at < newer_at and same_subject:
+            if older_at < newer_at and words[older_id] & words[newer_id]:  # older, on the same subject
                 replaced.setdefault(older_id, located(newer))
     return replaced
 
