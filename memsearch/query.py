@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 
 from memsearch import dates
 from memsearch.errors import QueryError
@@ -75,7 +75,7 @@ def as_until(value: datetime | str | None, name: str = "until") -> datetime | No
     moment = as_datetime(value, name)
     if moment is None or isinstance(value, datetime) or not _DATE_ALONE.fullmatch(str(value).strip()):
         return moment
-    return moment + timedelta(days=1) - timedelta(microseconds=1)
+    return moment.replace(hour=23, minute=59, second=59, microsecond=999_999)  # 9999-12-31 too
 
 
 def parse_query(

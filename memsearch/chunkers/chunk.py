@@ -115,7 +115,7 @@ def _chunk_file(rel_path: str, text: str, settings: Settings) -> ParsedFile:
         archive.date_chunks(doc, pieces)  # a piece of a month is dated by its own first line
 
     fact_type = _fact_type(fm.data, territory.fact_type)
-    file_date = _file_date(rel_path, fm.data)
+    file_date = _file_date(rel_path, fm.data, warnings)
     fm_entities, fm_aliases = ent.frontmatter_entities(fm.data, title=title)
     identity = note_identity(rel_path, strategy, title)
     if identity:
@@ -195,13 +195,17 @@ def _fact_type(fm: dict[str, Any], default: str) -> Any:
     return default
 
 
-def _file_date(rel_path: str, fm: dict[str, Any]) -> tuple[datetime, str, str] | None:
-    """(timestamp, source, date as written) from frontmatter, else from the file name."""
+def _file_date(rel_path: str, fm: dict[str, Any], warnings: list[str]) -> tuple[datetime, str, str] | None:
+    """(timestamp, source, date as written) from frontmatter, else from the file name; a date key
+    whose value is no date the calendar and UTC hold is warned about (``2025-13-45``,
+    ``9999-12-31T23:00-12:00``: the year 10000 in UTC)."""
     lowered = {k.lower(): v for k, v in fm.items()}
     for key in _DATE_KEYS:
         value = lowered.get(key)
         if isinstance(value, str) and (when := dates.parse_datetime(value)):
             return when, "frontmatter", value.strip()
+        if value is not None and value != "":
+            warnings.append(f"frontmatter `{key}` {str(value)[:60]!r} is not a date (ignored)")
     when = dates.date_from_filename(rel_path)
     if when is not None:
         return when, "filename", when.date().isoformat()

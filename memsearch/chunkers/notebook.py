@@ -328,7 +328,8 @@ def _number(mapping: dict, key: str, low: float, high: float | None, warnings: l
 def _when(value: Any) -> datetime | None:
     """A YAML timestamp (PyYAML gives a datetime or a date) or a date written as text, in UTC."""
     if isinstance(value, datetime):
-        return value if value.tzinfo else value.replace(tzinfo=UTC)
+        value = value if value.tzinfo else value.replace(tzinfo=UTC)
+        return value if dates.held_in_utc(value) else None  # 9999-12-31T23:00-12:00
     if isinstance(value, date):
         return datetime(value.year, value.month, value.day, tzinfo=UTC)
     if isinstance(value, str):

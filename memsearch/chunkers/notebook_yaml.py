@@ -25,7 +25,24 @@ MAX_NOTEBOOK_BYTES = 1_048_576
 #: fewer; a billion-laughs file stands for billions).
 MAX_EXPANDED_NODES = 200_000
 #: libyaml's parser under the safe constructor where PyYAML has it (several times faster).
-_SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_BASE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _SafeLoader(_BASE_LOADER):  # type: ignore[misc,valid-type]
+    """The safe loader, with a timestamp the calendar has not (``2026-02-30``, ``25:00``) kept as
+    the text it is: the chunker then says the moment has no readable date and dates it by its
+    file, where PyYAML would fail the whole file for it."""
+
+
+def _timestamp_or_text(loader: Any, node: ScalarNode) -> Any:
+    try:
+        return loader.construct_yaml_timestamp(node)
+    except (ValueError, OverflowError):
+        return loader.construct_scalar(node)
+
+
+_SafeLoader.add_constructor("tag:yaml.org,2002:timestamp", _timestamp_or_text)
+_SAFE_LOADER = _SafeLoader
 
 
 @dataclass(frozen=True)

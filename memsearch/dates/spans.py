@@ -7,9 +7,20 @@ to the month's last day (March 31 one month back is February 28 or 29).
 
 from __future__ import annotations
 
-from datetime import date, datetime, timedelta, tzinfo
+from datetime import UTC, date, datetime, timedelta, tzinfo
 
 Span = tuple[datetime, datetime]
+
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)  # timestamps back to dates without the platform's limits
+_FIRST_SECOND = (datetime.min.replace(tzinfo=UTC) - _EPOCH) // timedelta(seconds=1)
+_LAST_SECOND = (datetime.max.replace(tzinfo=UTC) - _EPOCH) // timedelta(seconds=1)  # 23:59:59, whole
+
+
+def utc_from_timestamp(seconds: float) -> datetime:
+    """The UTC moment of a POSIX timestamp, held to the years a datetime has (an index written
+    before the chunkers checked their dates may keep one of the year 10000)."""
+    return _EPOCH + timedelta(seconds=min(max(float(seconds), _FIRST_SECOND), _LAST_SECOND))
 
 
 def day_span(d: date, tz: tzinfo) -> Span:

@@ -103,13 +103,26 @@ def _clock(m: re.Match[str], p: str) -> tuple[int, int, int, int, tzinfo] | None
     return hour, minute, second, micro, _zone(m.group(p + "tz"))
 
 
+def held_in_utc(value: datetime) -> bool:
+    """Whether UTC can hold ``value``: 9999-12-31T23:00-12:00 is in the year 10000 there, and
+    0001-01-01T00:00+14:00 in the year 0; every index of time reads its dates in UTC."""
+    try:
+        value.astimezone(UTC)
+    except OverflowError:
+        return False
+    return True
+
+
 def _build(year: int, month: int, day: int, clock: tuple[int, int, int, int, tzinfo] | None) -> datetime:
     if not 1 <= year <= 9999:
         raise ValueError("bad year")
     if clock is None:
         return datetime(year, month, day, tzinfo=UTC)
     hour, minute, second, micro, zone = clock
-    return datetime(year, month, day, hour, minute, second, micro, tzinfo=zone)
+    value = datetime(year, month, day, hour, minute, second, micro, tzinfo=zone)
+    if not held_in_utc(value):
+        raise ValueError("outside the years UTC holds")
+    return value
 
 
 def _from_numeric(m: re.Match[str]) -> datetime:
@@ -218,7 +231,8 @@ def _fromisoformat(text: str) -> datetime | None:
         value = datetime.fromisoformat(text)
     except ValueError:
         return None
-    return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
+    value = value if value.tzinfo is not None else value.replace(tzinfo=UTC)
+    return value if held_in_utc(value) else None
 
 
 # --------------------------------------------------------------------------- 2. line starts

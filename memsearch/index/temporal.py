@@ -8,16 +8,15 @@ neutral value of one half-life, so reference material is not punished for being 
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import UTC, datetime, timedelta
+from datetime import datetime
 
 import numpy as np
 
-from memsearch.dates import Span, yearly_occurrences
+from memsearch.dates import Span, utc_from_timestamp, yearly_occurrences
 from memsearch.index.keyword import fit_mask, top_hits
 from memsearch.models import Hit
 
 DAY = 86_400.0
-_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)  # timestamps back to dates without the platform's limits
 #: Recency given to chunks with no timestamp, or whose fact type is world: one half-life's worth.
 NEUTRAL_RECENCY = 0.5
 #: A yearly window ("on March 26") scores its most recent past occurrence this much above 1, and
@@ -278,7 +277,7 @@ class TimeIndex:
         times = self._time_sorted()[1]
         if not len(times):
             return None
-        first, last = ((_EPOCH + timedelta(seconds=float(t))).year for t in (times[0], times[-1]))
+        first, last = (utc_from_timestamp(t).year for t in (times[0], times[-1]))
         return first, last
 
     def _occurrences(self, window: Span, now: datetime) -> list[Span]:

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import bisect
-from datetime import UTC, datetime
+from datetime import datetime
 
 import numpy as np
 
+from memsearch.dates import utc_from_timestamp
 from memsearch.index.in_memory import IndexData
 from memsearch.query import Filters
 
@@ -23,7 +24,7 @@ def dated_span(index: IndexData, filters: Filters) -> tuple[datetime, datetime, 
         inside &= dated >= filters.since.timestamp()
     if filters.until is not None:
         inside &= dated <= filters.until.timestamp()
-    first, last = (datetime.fromtimestamp(float(t), tz=UTC) for t in (dated.min(), dated.max()))
+    first, last = (utc_from_timestamp(t) for t in (dated.min(), dated.max()))
     return first, last, bool(inside.any())
 
 

@@ -130,6 +130,15 @@ def test_sections_timestamp_from_frontmatter_then_filename_then_none():
     assert (c.timestamp, c.timestamp_source) == (None, "none")
 
 
+@pytest.mark.parametrize("written", ["sometime soon", "9999-12-31T23:00:00-12:00", "2024"])
+def test_a_frontmatter_date_that_is_no_date_is_warned_about_and_the_file_dated_otherwise(written):
+    # 9999-12-31T23:00-12:00 is the year 10000 in UTC: kept, it failed every yearless search later.
+    parsed = parse("reference/2025-02-03-notes.md", md("---", f"date: {written}", "---", "Body."))
+    (c,) = parsed.chunks
+    assert (c.timestamp, c.timestamp_source) == (utc(2025, 2, 3), "filename")
+    assert any("frontmatter `date`" in w and "is not a date" in w for w in parsed.warnings)
+
+
 def test_sections_dated_heading_dates_its_section():
     text = md("# Notes", "Undated.", "## 2025-03-12 — after the rotation", "It went well.")
     chunks = parse("aster/notes.md", text).chunks

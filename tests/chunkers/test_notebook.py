@@ -136,3 +136,21 @@ def test_a_session_whose_parts_come_through_a_merge_key_is_still_chunked():
     parsed = chunk_file(SESSION, text, Settings())
     assert [c.heading for c in parsed.chunks][-1] == "pending"
     assert all(1 <= c.start_line <= c.end_line <= 7 for c in parsed.chunks)
+
+
+@pytest.mark.parametrize(
+    "stamp",
+    ["2026-02-30", "2026-03-01T25:00:00", "9999-12-31T23:00:00-12:00", "0001-01-01T00:00:00+14:00"],
+)
+def test_a_moment_with_a_date_no_calendar_holds_is_indexed_and_dated_by_its_file(stamp):
+    # PyYAML fails the whole file on a timestamp the calendar has not (the run called it a memsearch
+    # bug, and a moment indexed before was dropped); one UTC cannot hold failed every yearless
+    # search later. The moment is read, and its date is said to be unreadable.
+    written = dump(moment_document("s-alpha", "m-0101"))
+    text = written.replace("timestamp: '2026-03-01T09:00:00Z'", f"timestamp: {stamp}")
+    assert f"timestamp: {stamp}" in text
+    parsed = chunk_file(MOMENT, text, Settings())
+    (chunk,) = parsed.chunks
+    assert chunk.text.startswith("Rotated the signing key after the audit")
+    assert chunk.timestamp is None or chunk.timestamp_source != "moment"
+    assert any("no readable `timestamp`" in w for w in parsed.warnings)

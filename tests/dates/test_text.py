@@ -10,7 +10,9 @@ from hypothesis import strategies as st
 
 from memsearch.dates import (
     find_leading_datetime,
+    held_in_utc,
     parse_datetime,
+    utc_from_timestamp,
 )
 
 
@@ -181,3 +183,27 @@ def test_find_leading_datetime_never_raises(text: str) -> None:
 def test_parse_datetime_never_raises(text: str) -> None:
     value = parse_datetime(text)
     assert value is None or value.tzinfo is not None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "9999-12-31T23:00:00-12:00",
+        "9999-12-31 23:30-01:00",
+        "0001-01-01T00:00:00+14:00",
+        "1 January 0001 00:30 +01:00",
+    ],
+)
+def test_a_date_utc_cannot_hold_is_no_date(text: str) -> None:
+    # In UTC these fall in the year 10000 or the year 0: every index of time reads its dates there.
+    assert parse_datetime(text) is None
+    assert find_leading_datetime(f"- {text} the far entry") is None
+
+
+def test_a_timestamp_reads_back_within_the_years_a_datetime_has() -> None:
+    far = datetime(9999, 12, 31, 23, tzinfo=timezone(-timedelta(hours=12))).timestamp()
+    assert utc_from_timestamp(far) == utc(9999, 12, 31, 23, 59, 59)
+    assert utc_from_timestamp(-1e18) == datetime.min.replace(tzinfo=UTC)
+    assert utc_from_timestamp(0.0) == datetime(1970, 1, 1, tzinfo=UTC)
+    assert held_in_utc(datetime(9999, 12, 31, 11, tzinfo=timezone(-timedelta(hours=12))))
+    assert not held_in_utc(datetime(9999, 12, 31, 13, tzinfo=timezone(-timedelta(hours=12))))

@@ -1,4 +1,4 @@
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, timedelta, timezone
 
 import numpy as np
 from hypothesis import given
@@ -347,3 +347,14 @@ def test_a_note_dated_only_by_its_save_is_no_memory_of_a_window():
     assert [h.chunk_id for h in found] == [0, 1]
     # recency, with no window, still reads the save
     assert {h.chunk_id for h in index.search(10, datetime(2026, 12, 4, tzinfo=UTC), 90.0)} == {0, 1, 2, 3}
+
+
+def test_a_stamp_past_the_year_9999_in_utc_fails_no_search():
+    # An index written before the chunkers checked their dates may hold one (a note dated
+    # 9999-12-31T23:00-12:00): a yearless window read the years of the dated chunks back from it.
+    index = _yearly_index()
+    index.set(7, datetime(9999, 12, 31, 23, tzinfo=timezone(-timedelta(hours=12))), timeless=False)
+    window = query_time_window("what happened on March 26", YEARLY_NOW)
+    assert window is not None and window.yearly
+    hits = index.search(10, YEARLY_NOW, 90.0, (window.start, window.end), yearly=True)
+    assert [h.chunk_id for h in hits][:3] == [0, 1, 2]

@@ -194,3 +194,23 @@ def test_a_vault_folder_and_an_embedder_name_with_a_non_utf8_byte_are_indexed_an
     assert kept.embedder == first.embedder and "did not switch" in kept.embedder_note
     response = open_index(vault).search("signing keys", k=3)
     assert response.results and "semantic" in response.health.ran
+
+
+def test_a_date_at_the_edge_of_the_calendar_fails_no_search(vault_copy):
+    # In UTC, 9999-12-31T23:00-12:00 is in the year 10000: a note dated so was indexed, then every
+    # yearless question and every --until that matched nothing raised; so did --until 9999-12-31.
+    far = "---\ndate: 9999-12-31T23:00:00-12:00\n---\n# Far\nthe standup notes\n"
+    (vault_copy / "far.md").write_text(far)
+    result = CliRunner().invoke(main, ["index", str(vault_copy)])
+    assert result.exit_code == 0, result.output
+    assert "far.md: frontmatter `date` '9999-12-31T23:00:00-12:00' is not a date" in result.output
+    for extra in (
+        ["standup on March 3"],
+        ["standup", "--until", "2020-01-01"],
+        ["standup", "--until", "9999-12-31"],
+        ["standup", "--since", "9999-12-31T23:59:59-12:00"],
+        ["standup", "--since", "0001-01-01T00:00:00+14:00"],
+    ):
+        result = CliRunner().invoke(main, ["search", *extra, "--vault", str(vault_copy), "--format", "json"])
+        assert result.exit_code == 0, (extra, result.output)
+        assert "signal" in json.loads(result.output), extra
