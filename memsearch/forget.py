@@ -61,14 +61,21 @@ class NothingToForgetError(MemsearchError):
 
 
 def _relative(vault: Path, p: str | Path) -> str:
+    """``p`` as the manifest writes it: vault-relative. A path outside the vault (``/etc/passwd``,
+    ``../../notes.md``) is refused with :class:`NothingToForgetError`, ``--force`` or not: no such
+    file is ever indexed, and the forget list was written a hash of it and the caches dropped."""
     path = Path(p)
     if path.is_absolute():
         with contextlib.suppress(ValueError):
             return path.resolve().relative_to(vault.resolve()).as_posix()
         with contextlib.suppress(ValueError):
             return path.relative_to(vault).as_posix()
-        return path.as_posix()
-    return path.as_posix().strip("/")
+    elif ".." not in path.parts:
+        return path.as_posix().strip("/")
+    raise NothingToForgetError(
+        f"{str(p)!r} is outside the vault {vault}: name the vault's files and folders, by their path"
+        " in the vault or in full. Nothing was changed"
+    )
 
 
 def _lookup(vault: Path, manifest: dict, rel: str) -> list[str]:
@@ -116,8 +123,8 @@ def forget(
         forget_now = ForgetList()
         report_files: list[str] = []
         not_found: list[str] = []
-        for p in paths:
-            rel = _relative(vault, p)
+        rels = [_relative(vault, p) for p in paths]  # refused before anything changes
+        for p, rel in zip(paths, rels, strict=True):
             hit = _lookup(vault, manifest, rel)
             if not hit:
                 not_found.append(rel or str(p))

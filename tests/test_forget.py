@@ -173,3 +173,21 @@ def test_forget_an_entity_with_purge_rewrites_every_commit(vault_copy):
     for i in range(len(log(vault))):
         engine = open_index(vault, at=f"HEAD~{i}")
         assert engine.index.chunks and not _naming(engine, engine.index.graph.resolve("Redflag"))
+
+
+def test_a_path_outside_the_vault_is_refused_and_nothing_changes(vault_copy, tmp_path):
+    # `forget /etc/passwd` exited 0: it wrote a hash of the path to the forget list and dropped the
+    # cached snapshots, for a file no index could ever hold; `--force` changes nothing of that.
+    index_vault(vault_copy)
+    outside = tmp_path / "outside.md"
+    outside.write_text("# Not a memory\n")
+    forgotten = vault_copy / ".memsearch-forgotten.json"
+    before = forgotten.read_bytes() if forgotten.exists() else None
+    head = log(vault_copy)[0]["commit"]
+    for args in ([str(outside)], ["../../etc/passwd"], ["/etc/passwd", "--force"]):
+        result = CliRunner().invoke(main, ["forget", *args, "--vault", str(vault_copy)])
+        assert result.exit_code != 0, (args, result.output)
+        assert "is outside the vault" in result.output and "Nothing was changed" in result.output
+        assert "Traceback" not in result.output
+    assert (forgotten.read_bytes() if forgotten.exists() else None) == before
+    assert log(vault_copy)[0]["commit"] == head
