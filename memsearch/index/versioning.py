@@ -199,7 +199,7 @@ class IndexRepo:
         head_file = self.git_dir / "HEAD"
         try:
             said = head_file.read_text(encoding="utf-8").strip()
-        except OSError:
+        except (OSError, UnicodeDecodeError):  # a garbled byte: "missing or garbled" below
             said = ""
         if said != f"ref: refs/heads/{BRANCH}":
             # git needs a HEAD to read the objects at all: name the branch, then look for a commit.
@@ -237,11 +237,13 @@ class IndexRepo:
         try:
             if (self.git_dir / "refs" / "heads" / BRANCH).read_text(encoding="utf-8").strip():
                 return True
+        except UnicodeDecodeError:  # garbled, but a branch was written: the repair finds its commit
+            return True
         except OSError:
             pass
         try:
             packed = (self.git_dir / "packed-refs").read_text(encoding="utf-8")
-        except OSError:
+        except (OSError, UnicodeDecodeError):
             return False
         return any(line.endswith(f" refs/heads/{BRANCH}") for line in packed.splitlines())
 
@@ -292,9 +294,11 @@ class IndexRepo:
     # -- what is committed ------------------------------------------------------------------------
     def head(self) -> str | None:
         """The commit HEAD names, or None before the first commit (no git process: a few file reads)."""
+        # A HEAD or ref that is not text (a garbled byte) names no commit, as a missing one: a
+        # reader is told the index lost its HEAD, and `memsearch index` repairs it.
         try:
             ref = (self.git_dir / "HEAD").read_text(encoding="utf-8").strip()
-        except OSError:
+        except (OSError, UnicodeDecodeError):
             return None
         if not ref.startswith("ref: "):
             return ref or None
@@ -304,13 +308,13 @@ class IndexRepo:
             return sha or None
         except FileNotFoundError:
             pass
-        except OSError:
+        except (OSError, UnicodeDecodeError):
             return None
         try:
             for line in (self.git_dir / "packed-refs").read_text(encoding="utf-8").splitlines():
                 if line.endswith(" " + name):
                     return line.split(" ", 1)[0]
-        except OSError:
+        except (OSError, UnicodeDecodeError):
             pass
         return None
 

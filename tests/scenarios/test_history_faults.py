@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from memsearch.api import index_vault, log
-from memsearch.errors import IndexWriteError
+from memsearch.api import index_vault, log, open_index
+from memsearch.errors import IndexCorruptError, IndexWriteError
 
 
 def _history(vault: Path, edits: int = 3) -> list[str]:
@@ -69,7 +69,15 @@ def test_the_cli_exits_non_zero_on_a_full_disk(vault_copy, tmp_path, monkeypatch
 
 @pytest.mark.parametrize(
     "damage",
-    ["empty HEAD", "missing HEAD", "HEAD on another branch", "garbled ref", "ref to a missing object"],
+    [
+        "empty HEAD",
+        "missing HEAD",
+        "HEAD on another branch",
+        "garbled ref",
+        "ref to a missing object",
+        "HEAD not text",
+        "ref not text",
+    ],
 )
 def test_a_broken_head_or_ref_is_repaired_from_the_objects_and_the_history_kept(vault_copy, damage):
     commits = _history(vault_copy)
@@ -84,8 +92,15 @@ def test_a_broken_head_or_ref_is_repaired_from_the_objects_and_the_history_kept(
         (git_dir / "HEAD").write_text("ref: refs/heads/nonexist\n")
     elif damage == "garbled ref":
         ref.write_text("not a commit id\n")
+    elif damage == "HEAD not text":  # a byte no UTF-8 has: readers raised UnicodeDecodeError
+        (git_dir / "HEAD").write_bytes(b"ref: refs/heads/m\xffain\n")
+    elif damage == "ref not text":
+        ref.write_bytes(b"ab\xffcd\n")
     else:
         ref.write_text("0123456789abcdef0123456789abcdef01234567\n")
+    if damage in ("HEAD not text", "ref not text"):
+        with pytest.raises(IndexCorruptError, match=r"lost its HEAD .* run `memsearch index VAULT`"):
+            open_index(vault_copy)
     report = index_vault(vault_copy, embed=False)
     assert any("repaired" in note for note in report.notes), report.notes
     assert not [p for p in (vault_copy / ".memsearch").iterdir() if p.name.startswith("repo.damaged-")]
