@@ -66,6 +66,7 @@ def test_a_bad_batch_line_is_answered_with_its_error_and_the_later_lines_still_r
         b'{"id": "typo", "query": "sign", "fact-type": "world"}',
         b'{"id": "limit", "query": "sign", "limit": 3}',
         good,
+        b'{"id": "since", "query": "sign", "since": "notadate"}',
     ]
     for extra in ([], ["--no-server"]):
         answers = _batch(indexed_vault, lines, *extra)
@@ -78,6 +79,7 @@ def test_a_bad_batch_line_is_answered_with_its_error_and_the_later_lines_still_r
             "typo",
             "limit",
             "good",
+            "since",
         ]
         errors = [a.get("error", "") for a in answers]
         assert "line 1: not UTF-8" in errors[0]
@@ -85,5 +87,26 @@ def test_a_bad_batch_line_is_answered_with_its_error_and_the_later_lines_still_r
         assert "line 5: k must be a positive whole number (got 'five')" in errors[4]
         assert "line 6: unknown field 'fact-type'" in errors[5] and "fact_type" in errors[5]
         assert "line 7: unknown field 'limit'" in errors[6]
+        assert errors[8].startswith("line 9: since: 'notadate' is not a date"), errors[8]  # the engine's
         for i in (1, 3, 7):
             assert "error" not in answers[i] and answers[i]["results"][0]["path"] == "reference/redflag.md"
+
+
+def test_a_batch_line_whose_search_fails_unexpectedly_is_that_lines_answer(capsys):
+    # A search that raised anything but a deliberate error ended the batch: the lines after it went
+    # unanswered (a year-9999 `until` did, before it was mended). The failing search is the test's.
+    from io import BytesIO
+
+    from memsearch.cli.searching import run_batch
+
+    def search(query, k, options):
+        if query == "boom":
+            raise OverflowError("date value out of range")
+        return {"query": query, "results": []}
+
+    lines = b'{"id": 1, "query": "a"}\n{"id": 2, "query": "boom"}\n{"id": 3, "query": "c"}\n'
+    run_batch(search, BytesIO(lines), 5, {})
+    answers = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [a["id"] for a in answers] == [1, 2, 3]
+    assert answers[1]["error"].startswith("line 2: the search failed unexpectedly (OverflowError")
+    assert answers[2]["query"] == "c" and "error" not in answers[2]

@@ -238,8 +238,8 @@ def run_batch(
     ``--format`` a batch answers JSON lines (the format scripts read).
 
     A line that is not UTF-8, not a JSON object, holds a lone surrogate, or has a field the search
-    does not take (or of the wrong type) gets an error line naming the line; the later lines are
-    still answered. A line's fields override the command's options."""
+    does not take (or of the wrong type), or whose search fails, gets an error line naming the line;
+    the later lines are still answered. A line's fields override the command's options."""
     for line_no, raw in enumerate(batch, 1):
         if not raw.strip():
             continue
@@ -270,10 +270,14 @@ def run_batch(
             try:
                 query, n, options = search_arguments({**common, "k": k, **request}, k, strict=True)
                 out = {"id": line_id, **search_fn(query, n, options)}
-            except BadRequest as exc:
+            except (BadRequest, MemsearchError, TypeError, ValueError) as exc:
                 out = _failed(line_id, f"line {line_no}: {exc}")
-            except (MemsearchError, TypeError, ValueError) as exc:
-                out = _failed(line_id, str(exc))
+            except Exception as exc:  # one line's failure is that line's answer: the rest still run
+                out = _failed(
+                    line_id,
+                    f"line {line_no}: the search failed unexpectedly ({type(exc).__name__}: {exc});"
+                    " the other lines are answered; please report this line as a memsearch bug",
+                )
         if fmt in ("files", "table"):
             name = f"# line {line_no}" + (f" (id {line_id})" if line_id is not None else "")
             query_text = request.get("query", "") if isinstance(request, dict) and "error" not in out else ""
