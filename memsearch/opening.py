@@ -82,11 +82,11 @@ def failure(exc: BaseException, **extra: Any) -> dict[str, Any]:
             f"memory search failed unexpectedly ({message}); the memory itself is safe."
             " Try again, or ask a person to run `memsearch status`"
         )
-    extra = {key: _as_text(value) if isinstance(value, str) else value for key, value in extra.items()}
+    extra = {key: as_text(value) if isinstance(value, str) else value for key, value in extra.items()}
     return {"ok": False, "status": "error", "code": code, "error": message, "message": message, **extra}
 
 
-def _as_text(value: str) -> str:
+def as_text(value: str) -> str:
     """``value`` with a lone surrogate (not text: no UTF-8 writer takes it) written as ``\\ud800``."""
     return value.encode("utf-8", "backslashreplace").decode("utf-8")
 

@@ -34,6 +34,7 @@ from memsearch.opening import (
     MAX_OPEN_CHARS,
     MAX_OPEN_LINES,
     BadArgument,
+    as_text,
     failure,
     open_memory,
     text_argument,
@@ -359,7 +360,7 @@ class MemoryTools:
         }
         if unknown:
             warnings.append(
-                f"ignored unknown argument(s) {', '.join(sorted(unknown))}; the arguments are"
+                f"ignored unknown argument(s) {', '.join(sorted(map(as_text, unknown)))}; the arguments are"
                 " query, k, fact_type, entities, territory, since, until, now, at, vectors"
             )
         if vectors:
@@ -449,7 +450,9 @@ class MemoryTools:
         manifest = self._engine.index.manifest if self._engine is not None else None
         answer = open_memory(self.vault_arg, path, start_line, end_line, ref=ref, manifest=manifest)
         if answer["ok"] and unknown:
-            answer["warnings"].append(f"ignored unknown argument(s) {', '.join(sorted(unknown))}")
+            answer["warnings"].append(
+                f"ignored unknown argument(s) {', '.join(sorted(map(as_text, unknown)))}"
+            )
         return answer
 
     def call(self, name: str, arguments: Mapping[str, Any] | str | None = None) -> dict[str, Any]:

@@ -131,6 +131,19 @@ def test_unknown_arguments_are_named_not_fatal(tools):
     assert len(answer["results"]) <= 10
 
 
+def test_an_unknown_argument_named_with_a_lone_surrogate_is_named_as_text(tools):
+    # An OpenAI-style JSON string may hold "\ud800" as a key: its warning held the raw surrogate,
+    # and the answer could not be written as UTF-8.
+    for name, arguments in (
+        ("memory_search", '{"query": "keys", "\\ud800": 1}'),
+        ("memory_open", '{"ref": "reference/redflag.md", "\\ud800": 1}'),
+    ):
+        answer = tools.call(name, arguments)
+        assert answer["ok"], answer
+        json.dumps(answer, ensure_ascii=False).encode("utf-8")
+        assert any("\\ud800" in w for w in answer["warnings"]), answer["warnings"]
+
+
 def test_k_above_the_cap_is_clamped(tools):
     answer = tools.memory_search("keys", k=500, now=NOW)
     assert answer["ok"] and any("50" in w for w in answer["warnings"])
