@@ -59,4 +59,5 @@ class RevisionError(MemsearchError):
 
 
 class UnsafeIndexHomeError(MemsearchError):
-    """Another user can write the index home (or rename it away): it is not used until fixed."""
+    """The index home cannot be used as it is: another user can write it (or rename it away), or it
+    is a file, not a folder; it is not used until fixed."""

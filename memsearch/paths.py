@@ -27,6 +27,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -104,6 +105,11 @@ def check_home(home: Path) -> None:
         st = os.stat(path)
     except OSError:
         st = None
+    if st is not None and not stat.S_ISDIR(st.st_mode):
+        raise UnsafeIndexHomeError(
+            f"the index home {path} is a file, not a folder: move it away, or keep the index"
+            " elsewhere (--index-dir, or $MEMSEARCH_HOME)"
+        )
     if st is not None and me is not None:
         if st.st_uid != me:
             raise UnsafeIndexHomeError(

@@ -164,3 +164,21 @@ def test_a_default_config_never_contacts_a_non_loopback_address(vault_copy, monk
 def _host(address: tuple) -> str:
     host = str(address[0])
     return f"[{host}]" if ":" in host else host
+
+
+def test_an_index_home_that_is_a_file_is_named_with_the_remedy_by_every_verb(vault_copy, monkeypatch):
+    # A stray file called .memsearch in the vault: `index` raised NotADirectoryError from the lock,
+    # while search and status told the user to run `memsearch index`, the command that crashed.
+    monkeypatch.delenv("MEMSEARCH_HOME", raising=False)
+    (vault_copy / ".memsearch").write_text("junk")
+    for args in (
+        ["index", str(vault_copy), "--no-embed"],
+        ["search", "signing keys", "--vault", str(vault_copy)],
+        ["status", str(vault_copy)],
+        ["log", str(vault_copy)],
+    ):
+        result = CliRunner().invoke(main, args)
+        assert result.exit_code != 0, (args, result.output)
+        assert "is a file, not a folder: move it away" in result.output, (args, result.output)
+        assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    assert (vault_copy / ".memsearch").read_text() == "junk"
