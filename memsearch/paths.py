@@ -139,8 +139,11 @@ def check_home(home: Path) -> None:
 
 def resolved_vault(vault: str | Path) -> Path | None:
     """The vault folder as :func:`memsearch.scan.check_vault` names it, or None if it is no folder."""
-    path = Path(vault).expanduser()
-    return path.resolve() if path.is_dir() else None
+    try:
+        path = Path(vault).expanduser()
+        return path.resolve() if path.is_dir() else None
+    except (RuntimeError, OSError, ValueError):  # "~nosuchuser", a name too long: no folder
+        return None
 
 
 @dataclass(frozen=True)

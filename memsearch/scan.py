@@ -45,7 +45,24 @@ class Skipped:
     reason: str
 
 
+def unusable_path(path: str | Path) -> str | None:
+    """Why ``path`` can name no folder on this system (``~nosuchuser/notes``: no such user's home; a
+    name longer than the file system takes), else None: what a plain ``exists()`` raises on."""
+    try:
+        os.stat(Path(path).expanduser())  # pathlib raises on an unknown user's ~, os.path does not
+    except RuntimeError:
+        return f"{str(path)[:80]!r} names the home folder of a user this system does not have"
+    except OSError as exc:
+        if exc.errno == errno.ENAMETOOLONG:
+            return f"{str(path)[:80]!r}... is longer than this system takes ({len(str(path))} characters)"
+    except ValueError:  # a NUL byte
+        return f"{str(path)[:80]!r} holds a NUL byte, which no path can"
+    return None
+
+
 def check_vault(vault: Path) -> Path:
+    if unusable := unusable_path(vault):
+        raise VaultError(f"the vault path {unusable}; pass the folder that holds your markdown memory")
     vault = Path(vault).expanduser()
     if not vault.exists():
         raise VaultError(f"vault {vault} does not exist; pass the folder that holds your markdown memory")

@@ -254,6 +254,15 @@ def _degradation(health: dict[str, Any]) -> list[str]:
     return out
 
 
+def _expanded(path: Any) -> Any:
+    """``path`` with its ``~`` expanded; as given where it cannot be (``~nosuchuser``, a number):
+    the tools never raise, so the first call answers why it names no vault."""
+    try:
+        return Path(path).expanduser()
+    except (TypeError, RuntimeError, ValueError):
+        return path
+
+
 class MemoryTools:
     """The two tools bound to one vault; the index is loaded once and reloaded when a reindex swaps it.
 
@@ -269,8 +278,8 @@ class MemoryTools:
         settings: Settings | None = None,
         auto_index: bool = False,
     ) -> None:
-        self.vault_arg = Path(vault or os.environ.get("MEMSEARCH_VAULT") or ".").expanduser()
-        self.index_dir = Path(index_dir).expanduser() if index_dir else None
+        self.vault_arg = _expanded(vault or os.environ.get("MEMSEARCH_VAULT") or ".")
+        self.index_dir = _expanded(index_dir) if index_dir else None
         self.settings = settings
         self.auto_index = auto_index
         self._engine: Any = None

@@ -122,6 +122,12 @@ def test_a_verb_with_its_own_subject_takes_the_vault_by_option(verb, indexed_vau
         (["watch", "VAULT", "--interval", "0"], "not a positive number of seconds"),
         (["status", "--index-dir", ""], "an empty path names no folder"),
         (["status", "VAULT", "--index-dir", "VAULT/journal/2025-03-11.md"], "is a file"),
+        # a path no folder can have raised from exists() (RuntimeError, OSError) as a traceback
+        (["search", "keys", "--vault", "~nosuchuser-ms/notes"], "a user this system does not have"),
+        (["status", "VAULT", "--index-dir", "~nosuchuser-ms/index"], "a user this system does not have"),
+        (["log", "a" * 300], "is longer than this system takes"),
+        (["forget", "x.md", "--vault", "a" * 300], "is longer than this system takes"),
+        (["open", "x.md", "--vault", "VAULT/" + "a" * 300], "is longer than this system takes"),
     ],
 )
 def test_a_bad_duration_or_folder_is_a_usage_error_naming_it(indexed_vault, argv, message, tmp_path):

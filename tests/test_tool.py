@@ -317,3 +317,14 @@ def test_the_message_counts_what_it_found_in_words(tools):
     three = tools.call("memory_search", {"query": "signing keys", "k": 3, "now": NOW})
     assert one["message"].startswith("1 memory found, best first"), one["message"]
     assert f"{len(three['results'])} memories found" in three["message"] and len(three["results"]) == 3
+
+
+def test_a_vault_path_no_folder_can_have_is_answered_as_a_missing_vault():
+    # "~nosuchuser/x" raised from the tools' constructor (RuntimeError); a 5,000-character name
+    # answered internal_error. Both name no vault, and the answer says why.
+    for vault, why in (("~nosuchuser-ms/x", "a user this system does not have"), ("a" * 5000, "longer than")):
+        tools = MemoryTools(vault)
+        _readable(tools.memory_search("keys"))
+        for answer in (tools.memory_search("keys"), tools.memory_open("x.md")):
+            json.dumps(answer, ensure_ascii=False).encode("utf-8")
+            assert answer["code"] == "vault_missing" and why in answer["error"], answer

@@ -20,6 +20,7 @@ from typing import Any, NoReturn, TypeVar
 import click
 
 from memsearch.errors import MemsearchError
+from memsearch.scan import unusable_path
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -107,6 +108,8 @@ class Folder(click.Path):
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         if isinstance(value, str) and not value.strip():
             self.fail("an empty path names no folder; give one (. is the current folder)", param, ctx)
+        if isinstance(value, str) and (unusable := unusable_path(value)):
+            self.fail(unusable, param, ctx)
         return super().convert(value, param, ctx)
 
 
