@@ -13,6 +13,7 @@ Declared territories are tried before the defaults; the longest matching prefix 
 
 from __future__ import annotations
 
+import math
 import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -124,11 +125,21 @@ def load_config_file(path: Path) -> dict[str, Any]:
 
 def apply_config(settings: Settings, data: dict[str, Any], source: str = "config") -> Settings:
     declared: list[Territory] = []
-    for i, item in enumerate(data.get("territory", [])):
+    territories = data.get("territory", [])
+    if not isinstance(territories, list):
+        raise ConfigError(f'{source}: territory must be [[territory]] tables (prefix = "folder/", ...)')
+    for table in ("search", "index"):
+        if not isinstance(data.get(table, {}), dict):
+            raise ConfigError(f"{source}: {table} must be a [{table}] table, not {data[table]!r}")
+    for i, item in enumerate(territories):
         where = f"{source}: [[territory]] #{i + 1}"
         if not isinstance(item, dict) or "prefix" not in item:
             raise ConfigError(f'{where} needs at least prefix = "folder/"')
-        prefix = str(item["prefix"]).strip("/")
+        if not isinstance(item["prefix"], str):
+            raise ConfigError(
+                f'{where}: prefix {item["prefix"]!r} must be a folder name in quotes ("journal/")'
+            )
+        prefix = item["prefix"].strip("/")
         prefix = f"{prefix}/" if prefix else ""
         inherited = settings.territory_for(prefix + "x.md")
         strategy = item.get("strategy", inherited.strategy)
@@ -137,18 +148,20 @@ def apply_config(settings: Settings, data: dict[str, Any], source: str = "config
         fact_type = item.get("fact_type", inherited.fact_type)
         if fact_type not in FACT_TYPES:
             raise ConfigError(f"{where}: fact_type {fact_type!r} must be world or experience")
-        try:
-            weight = float(item.get("weight", inherited.weight))
-        except (TypeError, ValueError) as exc:
-            raise ConfigError(f"{where}: weight must be a number") from exc
-        if not 0 < weight <= 10:
+        weight = item.get("weight", inherited.weight)
+        if isinstance(weight, bool) or not isinstance(weight, int | float):
+            raise ConfigError(f'{where}: weight {weight!r} must be a number (1.2, not "1.2")')
+        if not 0 < weight <= 10:  # NaN fails it too
             raise ConfigError(f"{where}: weight {weight} must be in (0, 10]")
-        declared.append(Territory(prefix, strategy, weight, fact_type, name=str(item.get("name", ""))))
+        declared.append(Territory(prefix, strategy, float(weight), fact_type, name=str(item.get("name", ""))))
     kept = tuple(t for t in settings.territories if t.prefix not in {d.prefix for d in declared})
     changes: dict[str, Any] = {"territories": tuple(declared) + kept}
     search = data.get("search", {})
     if "half_life_days" in search:
-        changes["half_life_days"] = float(search["half_life_days"])
+        days = search["half_life_days"]
+        if isinstance(days, bool) or not isinstance(days, int | float) or not 0 < days < math.inf:
+            raise ConfigError(f"{source}: [search] half_life_days {days!r} must be a number of days above 0")
+        changes["half_life_days"] = float(days)
     if "modalities" in data:
         changes["modalities"] = configured_modalities(settings.modalities, data["modalities"], source)
     if "embedder" in data.get("index", {}):

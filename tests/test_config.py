@@ -43,6 +43,16 @@ def test_vault_declares_its_own_territories(vault_copy):
         ("[[territory]]\nprefix = 'x/'\nfact_type = 'opinion'\n", "fact_type"),
         ("[[territory]]\nprefix = 'x/'\nweight = 'heavy'\n", "weight"),
         ("[[territory]\n", "cannot read"),
+        # a value of the wrong kind raised TypeError or ValueError as a traceback, or was taken
+        ("territory = 5\n", "territory must be"),
+        ("index = 5\n", "index must be a"),
+        ("search = 5\n", "search must be a"),
+        ("[search]\nhalf_life_days = 'x'\n", "half_life_days"),
+        ("[search]\nhalf_life_days = 0\n", "half_life_days"),
+        ("[search]\nhalf_life_days = nan\n", "half_life_days"),
+        ("[[territory]]\nprefix = 5\n", "prefix 5 must be a folder"),
+        ("[[territory]]\nprefix = 'x/'\nweight = '1'\n", "weight '1' must be a number"),
+        ("[[territory]]\nprefix = 'x/'\nweight = nan\n", "weight"),
     ],
 )
 def test_bad_config_names_the_file_and_the_field(tmp_path, text, message):
