@@ -9,7 +9,7 @@ import hashlib
 import os
 import stat
 import subprocess
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -43,6 +43,9 @@ class VaultFile:
 class Skipped:
     path: str
     reason: str
+    #: The system refused to read it (permissions, an I/O error): what it holds is not known to have
+    #: changed, so what the index holds of it is kept.
+    unreadable: bool = False
 
 
 def unusable_path(path: str | Path) -> str | None:
@@ -110,12 +113,13 @@ def iter_markdown(vault: Path) -> list[Path]:
     return [Path(full) for full, _rel in walk_markdown(vault)]
 
 
-def walk_markdown(vault: Path) -> list[tuple[str, str]]:
+def walk_markdown(vault: Path, unreadable: list[Skipped] | None = None) -> list[tuple[str, str]]:
     """:func:`iter_markdown` as ``(absolute path, vault-relative posix path)`` strings (a scan of
-    10k files spent ~0.5 s building and relativising ``Path`` objects)."""
+    10k files spent ~0.5 s building and relativising ``Path`` objects). A folder the system will
+    not list is added to ``unreadable`` (as ``folder/``, with why), where one is given."""
     found: list[tuple[str, str]] = []
     top = os.fspath(vault)
-    for root, dirs, files in os.walk(top, followlinks=False):
+    for root, dirs, files in os.walk(top, onerror=_refusals(top, unreadable), followlinks=False):
         dirs[:] = sorted(d for d in dirs if d not in IGNORED_DIRS and not d.startswith("."))
         prefix = os.path.relpath(root, top).replace(os.sep, "/") + "/" if root != top else ""
         for name in sorted(files):
@@ -124,16 +128,28 @@ def walk_markdown(vault: Path) -> list[tuple[str, str]]:
     return found
 
 
-def walk_memories(vault: Path) -> list[tuple[str, str]]:
+def _refusals(top: str, unreadable: list[Skipped] | None) -> Callable[[OSError], None]:
+    """``os.walk``'s ``onerror``: a folder it cannot list, into ``unreadable`` as ``folder/``."""
+
+    def refused(exc: OSError) -> None:
+        if unreadable is not None and exc.filename is not None:
+            rel = os.path.relpath(os.fsdecode(exc.filename), top).replace(os.sep, "/")
+            folder = "" if rel == "." else rel + "/"
+            unreadable.append(Skipped(folder, f"cannot read this folder: {exc.strerror or exc}", True))
+
+    return refused
+
+
+def walk_memories(vault: Path, unreadable: list[Skipped] | None = None) -> list[tuple[str, str]]:
     """:func:`walk_markdown`, and the notebook's session and moment files (if the vault has a
     notebook), in the same walk order."""
-    found = walk_markdown(vault)
+    found = walk_markdown(vault, unreadable)
     root = notebook_root(vault)
     if root is None:
         return found
     top = os.fspath(vault)
     sessions = os.path.join(top, root, "sessions")
-    for folder, dirs, files in os.walk(sessions, followlinks=False):
+    for folder, dirs, files in os.walk(sessions, onerror=_refusals(top, unreadable), followlinks=False):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         prefix = os.path.relpath(folder, top).replace(os.sep, "/") + "/"
         for name in sorted(files):
@@ -195,7 +211,7 @@ def read_file(vault: Path, path: Path | str, rel: str | None = None) -> VaultFil
         with open(full, "rb") as fh:
             data = fh.read()
     except OSError as exc:
-        return Skipped(rel, f"cannot read: {exc.strerror or exc}")
+        return Skipped(rel, f"cannot read: {exc.strerror or exc}", unreadable=True)
     utf16 = data.startswith(UTF16_MARKS)  # its NUL bytes are half of its letters: read its text for NULs
     if not utf16 and b"\x00" in data[:8192]:
         return Skipped(rel, _BINARY)

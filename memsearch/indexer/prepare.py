@@ -336,12 +336,15 @@ def scan_vault(
     forget: ForgetList,
     notify: Progress,
     modalities: tuple[str, ...] = DEFAULT_MODALITIES,
-) -> tuple[dict[str, VaultFile], dict[str, str], set[str]]:
+) -> tuple[dict[str, VaultFile], dict[str, str], set[str], set[str]]:
     """Stage 1 of a run: every memory of the vault read (or only the paths ``only`` names), with
-    what was skipped and why; ``(files read, skipped {path: reason}, paths looked at)``."""
+    what was skipped and why; ``(files read, skipped {path: reason}, paths looked at, unreadable)``:
+    the files and folders (``folder/``) the system refused to read, whose memories are not known
+    to have changed."""
     found: list[tuple[str, str]]  # (absolute path, vault-relative path)
+    refused: list[Skipped] = []
     if only is None:
-        found = walk_memories(vault)
+        found = walk_memories(vault, refused)
         looked = {rel for _, rel in found}
     else:
         found = []
@@ -360,7 +363,10 @@ def scan_vault(
         got = read_memory(vault, full, rel, forget, modalities)
         if isinstance(got, Skipped):
             skipped[got.path] = got.reason
+            if got.unreadable:
+                refused.append(got)
         else:
             files[got.path] = got
         notify("scan", n, len(found))
-    return files, skipped, looked
+    skipped.update((folder.path, folder.reason) for folder in refused if folder.path.endswith("/"))
+    return files, skipped, looked, {item.path for item in refused}

@@ -176,8 +176,10 @@ class Update:
         return self._data is not None
 
     # -- 1. scan ------------------------------------------------------------------------------
-    def _scan(self, only: list[str] | None) -> tuple[dict[str, VaultFile], dict[str, str], set[str]]:
-        """(files read, skipped {path: reason}, paths looked at)."""
+    def _scan(
+        self, only: list[str] | None
+    ) -> tuple[dict[str, VaultFile], dict[str, str], set[str], set[str]]:
+        """(files read, skipped {path: reason}, paths looked at, unreadable files and folders)."""
         self.forget = load_forget_list(self.home, self.vault)
         return scan_vault(self.vault, only, self.forget, self.notify, self.settings.modalities)
 
@@ -196,7 +198,7 @@ class Update:
         timings: dict[str, float] = {}
         old_manifest = self.base.manifest or {}
         t = time.perf_counter()
-        files, skipped, looked = self._scan(only)
+        files, skipped, looked, unreadable = self._scan(only)
         timings["scan"] = time.perf_counter() - t
 
         # 2. what changed: by content hash, then by the fallback timestamp the content lacks
@@ -228,7 +230,16 @@ class Update:
             if again:
                 unchanged = [p for p in unchanged if p not in again]
                 todo += sorted(again)
-        gone = [p for p in old_files if p not in files and (only is None or p in looked)]
+        # A file or folder the system refused to read (permissions, an I/O error) keeps what the index
+        # holds of it: its memories are not known to have changed, and nothing indexed is lost.
+        folders = tuple(p for p in unreadable if p.endswith("/"))
+        refused = {p for p in old_files if p in unreadable or p.startswith(folders)}
+        for path in sorted(refused & skipped.keys()):
+            skipped[path] += "; what the index holds of it is kept"
+        for folder in folders:
+            if held := sum(1 for p in refused if p.startswith(folder)):
+                skipped[folder] += f"; what the index holds of its {held} file(s) is kept"
+        gone = [p for p in old_files if p not in files and (only is None or p in looked) and p not in refused]
         restamp_candidates = [p for p in unchanged if old_files[p].get("stamp")]
         need_times = sorted(set(todo) | set(restamp_candidates))
         commit_times = self._commit_times(need_times, only is None)
@@ -263,7 +274,7 @@ class Update:
         for item, (pf, vectors) in zip(work.values(), settled, strict=True):
             item.parsed, item.vectors = pf, (vectors if item.chunks else {})
         for path in list(skipped):
-            if path in old_files and path not in gone:
+            if path in old_files and path not in gone and path not in refused:
                 gone.append(path)
         timings["chunk"] = time.perf_counter() - t
 

@@ -214,3 +214,49 @@ def test_a_date_at_the_edge_of_the_calendar_fails_no_search(vault_copy):
         result = CliRunner().invoke(main, ["search", *extra, "--vault", str(vault_copy), "--format", "json"])
         assert result.exit_code == 0, (extra, result.output)
         assert "signal" in json.loads(result.output), extra
+
+
+def _as_a_user(args: list[str]) -> subprocess.CompletedProcess:
+    """``memsearch ARGS`` in a process that file permissions bind: root's are dropped (setpriv)."""
+    import shutil
+    import sys
+
+    import pytest
+
+    command = [sys.executable, "-m", "memsearch.cli", *args]
+    if os.geteuid() == 0:
+        if shutil.which("setpriv") is None:
+            pytest.skip("running as root without setpriv: file permissions cannot bind the run")
+        command = ["setpriv", "--bounding-set", "-dac_override,-dac_read_search", "--", *command]
+    return subprocess.run(command, capture_output=True, text=True, timeout=300)
+
+
+def test_a_file_or_folder_the_system_will_not_read_keeps_what_the_index_holds(vault_copy):
+    # Made unreadable (a permission, an I/O error), a file indexed before was removed from the index
+    # with "cannot read", and a folder vanished from it without a word: nothing said its files were
+    # gone. Nothing indexed is lost: both are named, and their memories are still found.
+    from memsearch.api import Memsearch, index_vault
+
+    index_vault(vault_copy)
+    locked = [vault_copy / "reference" / "redflag.md", vault_copy / "reference" / "people"]
+    for path in locked:
+        path.chmod(0)
+    try:
+        done = _as_a_user(["index", str(vault_copy)])
+    finally:
+        locked[0].chmod(0o644)
+        locked[1].chmod(0o755)
+    assert done.returncode == 0, done.stderr
+    said = done.stdout + done.stderr
+    assert "reference/redflag.md: cannot read: Permission denied; what the index holds of it is kept" in said
+    assert (
+        "reference/people/: cannot read this folder: Permission denied; what the index holds of its 1" in said
+    )
+    assert "-0 files" in said and "Traceback" not in said
+    with Memsearch(vault_copy) as ms:
+        assert {"reference/redflag.md", "reference/people/ed-kowalski.md"} <= set(ms.index.manifest["files"])
+        for query, path in (
+            ("redflag", "reference/redflag.md"),
+            ("Ed Kowalski", "reference/people/ed-kowalski.md"),
+        ):
+            assert path in {r.path for r in ms.search(query, k=5).results}, query
