@@ -158,7 +158,8 @@ def safe_vault_path(vault: Path, rel: str) -> tuple[str, Path]:
             f"refused: {rel!r} is an absolute path; give the path relative to the memory vault,"
             " as memory_search returns it (e.g. journal/2025-03-11.md)"
         )
-    parts = PurePosixPath(rel.replace("\\", "/")).parts
+    # A backslash separates folders in a ref written the Windows way; a name may hold one too.
+    parts = PurePosixPath(rel if "\\" in rel and (vault / rel).is_file() else rel.replace("\\", "/")).parts
     if ".." in parts:
         raise PathRefused(f"refused: {rel!r} climbs out of the memory vault ('..'); only vault files open")
     if not parts:
@@ -301,6 +302,12 @@ def open_lines(
     return answer
 
 
+def _as_written(ref: Any, path: Any) -> str | None:
+    """The ref (or path) as given, unstripped, where it is text."""
+    given = ref if ref is not None else path
+    return given if isinstance(given, str) and given.strip() else None
+
+
 def open_memory(
     vault: str | Path,
     path: Any = None,
@@ -317,6 +324,7 @@ def open_memory(
     override the ref's. ``manifest`` (the loaded index's) adds a warning when the file changed since
     it was indexed (line anchors may have shifted).
     """
+    written = _as_written(ref, path)
     try:
         given = text_argument("ref", ref, required=False)
         if given is not None and path is not None and given != path:
@@ -329,6 +337,13 @@ def open_memory(
             )
         start = None if start_line is None else whole_number("start_line", start_line)
         end = None if end_line is None else whole_number("end_line", end_line)
-        return open_lines(check_vault(Path(vault)), ref, start, end, manifest=manifest)
+        folder = check_vault(Path(vault))
+        try:
+            return open_lines(folder, ref, start, end, manifest=manifest)
+        except NotFound:
+            if written is None or written == ref:
+                raise
+            # the space around it is the file's own (" lead.md"), not an agent's stray one
+            return open_lines(folder, written, start, end, manifest=manifest)
     except Exception as exc:  # an agent's tool never raises: the answer says what went wrong
         return failure(exc, path=path if isinstance(path, str) else None, text="")

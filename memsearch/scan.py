@@ -194,6 +194,12 @@ def read_file(vault: Path, path: Path | str, rel: str | None = None) -> VaultFil
         rel = Path(full).relative_to(vault).as_posix()
     if not _encodable(rel):
         return Skipped(printable_path(rel), "its name (or its folder's) is not UTF-8; rename it to index it")
+    if "\n" in rel or "\r" in rel:  # every answer is a line per result: the name would split it
+        return Skipped(
+            rel.replace("\n", "\\n").replace("\r", "\\r"),
+            "its name (or its folder's) holds a line break, which would split every line that names it;"
+            " rename it to index it",
+        )
     try:
         info = os.lstat(full)
         if stat.S_ISLNK(info.st_mode):

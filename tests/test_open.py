@@ -203,3 +203,18 @@ def test_a_notebook_result_opens_and_other_yaml_is_refused(tmp_path):
     for other in ("config.yaml", "notebook/index.yaml"):
         refused = tools.memory_open(other)
         assert refused["ok"] is False and refused["code"] == "path_refused"
+
+
+def test_a_name_with_its_own_space_or_backslash_opens_as_it_is_found(vault_copy):
+    # Found by search but not opened: the ref was stripped (" lead.md" -> "lead.md") and a
+    # backslash taken for a folder's ("back\slash.md" -> back/slash.md). A Windows-style ref to a
+    # note in a folder, and a ref with an agent's stray spaces, still open.
+    (vault_copy / " lead.md").write_text("# Lead\nleading space giraffe\n")
+    (vault_copy / "back\\slash.md").write_text("# Back\nbackslash okapi\n")
+    for ref, line in ((" lead.md:2", "leading space giraffe"), ("back\\slash.md:2", "backslash okapi")):
+        answer = memory_open(ref, vault=vault_copy)
+        assert answer["ok"] and answer["text"] == line, (ref, answer)
+        result = CliRunner().invoke(main, ["open", ref, "--vault", str(vault_copy)])
+        assert result.exit_code == 0 and result.stdout == line + "\n", (ref, result.output)
+    assert memory_open("journal\\2025-03-11.md:1", vault=vault_copy)["ok"]
+    assert memory_open("  inbox.md:1 ", vault=vault_copy)["text"] == "# Inbox"

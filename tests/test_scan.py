@@ -61,3 +61,13 @@ def test_a_note_saved_as_utf16_is_read_as_the_text_it_holds(tmp_path):
     assert engine.search("descaled", k=1).results[0].path == "reference/kettle.md"
     opened = open_memory(vault, "reference/boiler.md:3")
     assert opened["ok"] and opened["text"].strip().endswith("the engineer is Zoë."), opened
+
+
+def test_a_name_with_a_line_break_is_skipped_with_its_reason(vault_copy):
+    # Indexed, it split every line of `files` and `table` output that named it in two, and no ref
+    # to it could be opened.
+    (vault_copy / "new\nline.md").write_text("# New\nnewline zebra\n")
+    report = index_vault(vault_copy, embed=False)
+    reasons = {s.path: s.reason for s in report.skipped}
+    assert "holds a line break" in reasons["new\\nline.md"], reasons
+    assert all("\n" not in path for path in open_index(vault_copy).index.manifest["files"])
