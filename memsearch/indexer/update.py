@@ -237,8 +237,8 @@ class Update:
         for path in sorted(refused & skipped.keys()):
             skipped[path] += "; what the index holds of it is kept"
         for folder in folders:
-            if held := sum(1 for p in refused if p.startswith(folder)):
-                skipped[folder] += f"; what the index holds of its {held} file(s) is kept"
+            if inside := sum(1 for p in refused if p.startswith(folder)):
+                skipped[folder] += f"; what the index holds of its {inside} file(s) is kept"
         gone = [p for p in old_files if p not in files and (only is None or p in looked) and p not in refused]
         restamp_candidates = [p for p in unchanged if old_files[p].get("stamp")]
         need_times = sorted(set(todo) | set(restamp_candidates))
