@@ -143,6 +143,12 @@ def parse_ref(ref: str) -> tuple[str, int | None, int | None]:
     """``path[:START[-END]]`` -> (path, start, end); a bare ``path:N`` is the single line N."""
     match = _REF_RE.match(ref)
     if not match:
+        path, colon, lines = ref.rpartition(":")
+        if colon and path.lower().endswith(_MARKDOWN):  # "x.md:-3", "x.md:x", "x.md:1-"
+            raise BadArgument(
+                f"bad argument ref: {ref!r} names lines as {lines!r}; after the path give LINE or"
+                " START-END, numbered from 1 (journal/2025-03-11.md:6-9)"
+            )
         return ref, None, None
     start = int(match["start"])
     end = int(match["end"]) if match["end"] else start
@@ -243,6 +249,8 @@ def open_lines(
         lines.pop()  # a final newline ends the last line; it does not start another
     total = len(lines)
     notes: list[str] = []
+    if start is not None and start < 1:  # ":0" read as no start made the end "before line 1"
+        raise BadArgument(f"bad argument start_line: lines are numbered from 1, not {start}")
     start = start or 1
     if start > max(total, 1):
         raise BadArgument(f"bad argument start_line: {rel} has {total} lines, so line {start} does not exist")

@@ -158,3 +158,9 @@ def test_a_query_that_starts_with_a_dash_is_told_to_go_after_the_double_dash(ind
     )
     assert found.exit_code == 0, found.output
     assert json.loads(found.stdout)["query"] == "-80°C"
+
+
+def test_log_of_a_vault_with_no_index_says_so(vault_copy, tmp_path):
+    # It printed nothing and exited 0, as for an index with no changes; status said there was none.
+    result = CliRunner().invoke(main, ["log", str(vault_copy)], env={"MEMSEARCH_HOME": str(tmp_path / "h")})
+    assert result.exit_code != 0 and "run `memsearch index VAULT` first" in result.output, result.output

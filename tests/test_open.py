@@ -129,6 +129,24 @@ def test_bad_open_arguments(tools, arguments):
     assert answer["ok"] is False and answer["code"] == "bad_argument" and answer["message"]
 
 
+@pytest.mark.parametrize(
+    ("ref", "said"),
+    [
+        # ":0" said "end_line: 0 is before start_line 1", which the caller never gave
+        ("journal/2025-03-11.md:0", "lines are numbered from 1, not 0"),
+        ("journal/2025-03-11.md:0-0", "lines are numbered from 1, not 0"),
+        # these were refused as "not a markdown memory (.md)"
+        ("journal/2025-03-11.md:-3", "names lines as '-3'"),
+        ("journal/2025-03-11.md:x", "names lines as 'x'"),
+        ("journal/2025-03-11.md:1-", "names lines as '1-'"),
+        ("journal/2025-03-11.md:", "names lines as ''"),
+    ],
+)
+def test_a_bad_line_range_is_named_as_one(tools, ref, said):
+    answer = tools.memory_open(ref)
+    assert answer["code"] == "bad_argument" and said in answer["error"], answer
+
+
 def test_a_changed_file_warns_that_anchors_may_have_shifted(vault_copy):
     from memsearch.api import index_vault
 

@@ -12,6 +12,7 @@ from memsearch import doctor as doctoring
 from memsearch import opening, privacy
 from memsearch.client import WarmSearch, warm_client
 from memsearch.config import Settings
+from memsearch.errors import IndexMissingError
 from memsearch.index.versioning import IndexRepo
 from memsearch.lock import DEFAULT_LOCK_TIMEOUT
 from memsearch.paths import check_home, default_home
@@ -78,7 +79,10 @@ def log(vault: str | Path, index_dir: str | Path | None = None, limit: int | Non
     vault = check_vault(Path(vault))
     home = Path(index_dir) if index_dir else default_home(vault)
     check_home(home)
-    return [c.to_dict() for c in IndexRepo(home).log(limit)]
+    repo = IndexRepo(home)
+    if not repo.exists():  # as `status` says it: an empty history read as "no changes" misleads
+        raise IndexMissingError(f"no index at {home}; run `memsearch index VAULT` first")
+    return [c.to_dict() for c in repo.log(limit)]
 
 
 def rollback(
