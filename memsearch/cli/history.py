@@ -94,8 +94,8 @@ def forget(
     One commit removes them; the embedding cache, snapshots and signal log lose them too, and
     later index runs skip them (the vault's own forget list, .memsearch-forgotten.json, holds
     hashes only). --purge-history also removes them from every older commit, under every name
-    the file had. A path that names nothing needs --force. `memsearch unforget PATH` undoes a
-    forget that was not purged.
+    the file had. A path that names nothing needs --force; one outside the vault is refused.
+    `memsearch unforget PATH` undoes a forget that was not purged.
     """
     if list_:
         if paths or entity or concept or purge_history:
