@@ -30,6 +30,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
+import posixpath
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -60,18 +61,23 @@ class NothingToForgetError(MemsearchError):
     """A path to forget names nothing indexed and nothing in the vault (a typo, most often)."""
 
 
-def _relative(vault: Path, p: str | Path) -> str:
+def _relative(vault: Path, p: str | Path, outside: bool = False) -> str:
     """``p`` as the manifest writes it: vault-relative. A path outside the vault (``/etc/passwd``,
     ``../../notes.md``) is refused with :class:`NothingToForgetError`, ``--force`` or not: no such
-    file is ever indexed, and the forget list was written a hash of it and the caches dropped."""
+    file is ever indexed, and the forget list was written a hash of it and the caches dropped.
+    ``outside``: such a path is given back as written (to unforget what an older version kept)."""
     path = Path(p)
     if path.is_absolute():
         with contextlib.suppress(ValueError):
             return path.resolve().relative_to(vault.resolve()).as_posix()
         with contextlib.suppress(ValueError):
             return path.relative_to(vault).as_posix()
-    elif ".." not in path.parts:
-        return path.as_posix().strip("/")
+    else:
+        inside = posixpath.normpath(path.as_posix())  # "notes/../a.md" is a.md
+        if inside != ".." and not inside.startswith("../"):
+            return "" if inside == "." else inside.strip("/")
+    if outside:
+        return path.as_posix()
     raise NothingToForgetError(
         f"{str(p)!r} is outside the vault {vault}: name the vault's files and folders, by their path"
         " in the vault or in full. Nothing was changed"
@@ -86,7 +92,8 @@ def _lookup(vault: Path, manifest: dict, rel: str) -> list[str]:
     hit = [f for f in files if f == rel or f.startswith(folder)]
     if hit or not rel:
         return hit
-    hit = [f for f in skipped if f == rel or f.startswith(folder)]
+    # not a folder the scan could not read ("priv/"): forgetting it names none of its files
+    hit = [f for f in skipped if not f.endswith("/") and (f == rel or f.startswith(folder))]
     if not hit and (vault / rel).is_file():
         hit = [rel]
     return hit
@@ -285,7 +292,7 @@ def unforget(
         forget = load_forget_list(home, vault)
         if entity:
             _check_entity_forgotten(forget, entity, force)
-        rels = [_relative(vault, p) for p in paths]
+        rels = [_relative(vault, p, outside=True) for p in paths]
         for rel in rels:
             h = path_hash(rel)
             if h not in forget.paths:

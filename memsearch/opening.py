@@ -144,7 +144,8 @@ def parse_ref(ref: str) -> tuple[str, int | None, int | None]:
     match = _REF_RE.match(ref)
     if not match:
         path, colon, lines = ref.rpartition(":")
-        if colon and path.lower().endswith(_MARKDOWN):  # "x.md:-3", "x.md:x", "x.md:1-"
+        # "x.md:-3", "x.md:x", "x.md:1-"; not "a.md:b.md", a name a file may have
+        if colon and path.lower().endswith(_MARKDOWN) and "." not in lines:
             raise BadArgument(
                 f"bad argument ref: {ref!r} names lines as {lines!r}; after the path give LINE or"
                 " START-END, numbered from 1 (journal/2025-03-11.md:6-9)"
@@ -165,7 +166,8 @@ def safe_vault_path(vault: Path, rel: str) -> tuple[str, Path]:
             " as memory_search returns it (e.g. journal/2025-03-11.md)"
         )
     # A backslash separates folders in a ref written the Windows way; a name may hold one too.
-    parts = PurePosixPath(rel if "\\" in rel and (vault / rel).is_file() else rel.replace("\\", "/")).parts
+    own_name = "\\" in rel and os.path.isfile(vault / rel)  # False for a name too long to be one
+    parts = PurePosixPath(rel if own_name else rel.replace("\\", "/")).parts
     if ".." in parts:
         raise PathRefused(f"refused: {rel!r} climbs out of the memory vault ('..'); only vault files open")
     if not parts:
@@ -348,10 +350,12 @@ def open_memory(
         folder = check_vault(Path(vault))
         try:
             return open_lines(folder, ref, start, end, manifest=manifest)
-        except NotFound:
+        except NotFound as missing:
             if written is None or written == ref:
                 raise
-            # the space around it is the file's own (" lead.md"), not an agent's stray one
-            return open_lines(folder, written, start, end, manifest=manifest)
+            try:  # the space around it may be the file's own (" lead.md"), not an agent's stray one
+                return open_lines(folder, written, start, end, manifest=manifest)
+            except MemsearchError:
+                raise missing from None
     except Exception as exc:  # an agent's tool never raises: the answer says what went wrong
         return failure(exc, path=path if isinstance(path, str) else None, text="")

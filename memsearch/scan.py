@@ -132,10 +132,11 @@ def _refusals(top: str, unreadable: list[Skipped] | None) -> Callable[[OSError],
     """``os.walk``'s ``onerror``: a folder it cannot list, into ``unreadable`` as ``folder/``."""
 
     def refused(exc: OSError) -> None:
-        if unreadable is not None and exc.filename is not None:
+        if unreadable is not None and exc.filename is not None and not _gone(exc):
             rel = os.path.relpath(os.fsdecode(exc.filename), top).replace(os.sep, "/")
-            folder = "" if rel == "." else rel + "/"
-            unreadable.append(Skipped(folder, f"cannot read this folder: {exc.strerror or exc}", True))
+            folder = "" if rel == "." else _shown(rel) + "/"
+            reason = f"cannot read this folder: {exc.strerror or exc}"
+            unreadable.append(Skipped(folder, reason, unreadable=True))
 
     return refused
 
@@ -196,7 +197,7 @@ def read_file(vault: Path, path: Path | str, rel: str | None = None) -> VaultFil
         return Skipped(printable_path(rel), "its name (or its folder's) is not UTF-8; rename it to index it")
     if "\n" in rel or "\r" in rel:  # every answer is a line per result: the name would split it
         return Skipped(
-            rel.replace("\n", "\\n").replace("\r", "\\r"),
+            _shown(rel),
             "its name (or its folder's) holds a line break, which would split every line that names it;"
             " rename it to index it",
         )
@@ -217,7 +218,7 @@ def read_file(vault: Path, path: Path | str, rel: str | None = None) -> VaultFil
         with open(full, "rb") as fh:
             data = fh.read()
     except OSError as exc:
-        return Skipped(rel, f"cannot read: {exc.strerror or exc}", unreadable=True)
+        return Skipped(rel, f"cannot read: {exc.strerror or exc}", unreadable=not _gone(exc))
     utf16 = data.startswith(UTF16_MARKS)  # its NUL bytes are half of its letters: read its text for NULs
     if not utf16 and b"\x00" in data[:8192]:
         return Skipped(rel, _BINARY)
@@ -276,6 +277,17 @@ def _encodable(rel: str) -> bool:
     except UnicodeEncodeError:  # a byte of the name that is not UTF-8, kept as a surrogate by os
         return False
     return True
+
+
+def _shown(rel: str) -> str:
+    """``rel`` as a line of output can show it: :func:`printable_path`, line breaks as ``\\n``."""
+    return printable_path(rel).replace("\n", "\\n").replace("\r", "\\r")
+
+
+def _gone(exc: OSError) -> bool:
+    """Whether the error says the file or folder is no longer there (deleted while the walk ran),
+    not that the system refused it."""
+    return exc.errno in (errno.ENOENT, errno.ENOTDIR)
 
 
 def printable_path(rel: str) -> str:

@@ -191,3 +191,9 @@ def test_a_path_outside_the_vault_is_refused_and_nothing_changes(vault_copy, tmp
         assert "Traceback" not in result.output
     assert (forgotten.read_bytes() if forgotten.exists() else None) == before
     assert log(vault_copy)[0]["commit"] == head
+
+
+def test_a_path_through_a_folder_and_back_is_inside_the_vault(vault_copy):
+    index_vault(vault_copy)
+    report = forget(vault_copy, ["journal/../reference/redflag.md"])
+    assert "reference/redflag.md" in report.files

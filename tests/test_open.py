@@ -236,3 +236,17 @@ def test_a_name_with_its_own_space_or_backslash_opens_as_it_is_found(vault_copy)
         assert result.exit_code == 0 and result.stdout == line + "\n", (ref, result.output)
     assert memory_open("journal\\2025-03-11.md:1", vault=vault_copy)["ok"]
     assert memory_open("  inbox.md:1 ", vault=vault_copy)["text"] == "# Inbox"
+
+
+def test_refs_that_only_look_like_bad_ranges_open_or_say_not_found(vault_copy):
+    # "a.md:b.md" is a name a file may have; a Windows-style ref whose names are long asked the
+    # file system for one name over 255 bytes (internal_error); a missing file with a stray space
+    # was answered as a bad line range.
+    (vault_copy / "a.md:b.md").write_text("# Colon\ncolon name\n")
+    assert memory_open("a.md:b.md", vault=vault_copy)["text"] == "# Colon\ncolon name"
+    folder = vault_copy / ("d" * 120)
+    folder.mkdir()
+    (folder / ("f" * 140 + ".md")).write_text("# Long\nlong names\n")
+    answer = memory_open("d" * 120 + "\\" + "f" * 140 + ".md:2", vault=vault_copy)
+    assert answer["ok"] and answer["text"] == "long names", answer
+    assert memory_open("nosuch.md:1 ", vault=vault_copy)["code"] == "not_found"

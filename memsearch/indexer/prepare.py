@@ -350,11 +350,16 @@ def scan_vault(
         found = []
         for rel in only:
             path = vault / rel
-            if indexable(vault, rel) and (path.is_file() or path.is_symlink()):
+            try:
+                there = indexable(vault, rel) and (path.is_file() or path.is_symlink())
+            except OSError as exc:  # its folder refuses to be read: `watch` must not die of it
+                refused.append(Skipped(rel, f"cannot read: {exc.strerror or exc}", unreadable=True))
+                continue
+            if there:
                 found.append((str(path), rel))
         looked = set(only)
     files: dict[str, VaultFile] = {}
-    skipped: dict[str, str] = {}
+    skipped: dict[str, str] = {item.path: item.reason for item in refused}
     window = PREFETCH_WINDOW
     for n, (full, rel) in enumerate(found, 1):
         if n % window == 1:  # the next window's reads start while this one is read
@@ -368,5 +373,11 @@ def scan_vault(
         else:
             files[got.path] = got
         notify("scan", n, len(found))
-    skipped.update((folder.path, folder.reason) for folder in refused if folder.path.endswith("/"))
+    # a folder as "folder/", the vault itself as "./" (in the set of what was refused: "")
+    skipped.update((folder.path or "./", folder.reason) for folder in refused if is_folder(folder.path))
     return files, skipped, looked, {item.path for item in refused}
+
+
+def is_folder(refused: str) -> bool:
+    """Whether a path :func:`scan_vault` says was refused is a folder's (``""``: the vault's)."""
+    return not refused or refused.endswith("/")

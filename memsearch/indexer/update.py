@@ -54,6 +54,7 @@ from memsearch.indexer.prepare import (
     drop_forgotten,
     embed_text,
     fallback,
+    is_folder,
     moment_vectors,
     scan_vault,
     settle_dimensions,
@@ -231,14 +232,25 @@ class Update:
                 unchanged = [p for p in unchanged if p not in again]
                 todo += sorted(again)
         # A file or folder the system refused to read (permissions, an I/O error) keeps what the index
-        # holds of it: its memories are not known to have changed, and nothing indexed is lost.
-        folders = tuple(p for p in unreadable if p.endswith("/"))
+        # holds of it: its memories are not known to have changed, and nothing indexed is lost. A
+        # full rebuild starts from nothing: it cannot keep them, and says so.
+        folders = tuple(p for p in unreadable if is_folder(p))
         refused = {p for p in old_files if p in unreadable or p.startswith(folders)}
         for path in sorted(refused & skipped.keys()):
-            skipped[path] += "; what the index holds of it is kept"
+            skipped[path] += (
+                "; this full rebuild could not keep what the index held of it"
+                if self.full
+                else "; what the index holds of it is kept"
+            )
         for folder in folders:
             if inside := sum(1 for p in refused if p.startswith(folder)):
-                skipped[folder] += f"; what the index holds of its {inside} file(s) is kept"
+                skipped[folder or "./"] += (
+                    f"; this full rebuild could not keep what the index held of its {inside} file(s)"
+                    if self.full
+                    else f"; what the index holds of its {inside} file(s) is kept"
+                )
+        if self.full:
+            refused = set()
         gone = [p for p in old_files if p not in files and (only is None or p in looked) and p not in refused]
         restamp_candidates = [p for p in unchanged if old_files[p].get("stamp")]
         need_times = sorted(set(todo) | set(restamp_candidates))

@@ -223,11 +223,12 @@ def _as_a_user(args: list[str]) -> subprocess.CompletedProcess:
 
     import pytest
 
-    command = [sys.executable, "-m", "memsearch.cli", *args]
+    command = [sys.executable, "-m", "memsearch.cli", *args] if args[0] != "-c" else [sys.executable, *args]
     if os.geteuid() == 0:
-        if shutil.which("setpriv") is None:
-            pytest.skip("running as root without setpriv: file permissions cannot bind the run")
-        command = ["setpriv", "--bounding-set", "-dac_override,-dac_read_search", "--", *command]
+        drop = ["setpriv", "--bounding-set", "-dac_override,-dac_read_search", "--"]
+        if shutil.which("setpriv") is None or subprocess.run([*drop, "true"], capture_output=True).returncode:
+            pytest.skip("running as root, and setpriv cannot drop the override: permissions cannot bind")
+        command = [*drop, *command]
     return subprocess.run(command, capture_output=True, text=True, timeout=300)
 
 
@@ -260,3 +261,71 @@ def test_a_file_or_folder_the_system_will_not_read_keeps_what_the_index_holds(va
             ("Ed Kowalski", "reference/people/ed-kowalski.md"),
         ):
             assert path in {r.path for r in ms.search(query, k=5).results}, query
+
+
+def test_a_full_rebuild_says_it_could_not_keep_what_it_cannot_read(vault_copy):
+    # A changed memsearch.toml rebuilds the index from nothing: a file it cannot read then leaves
+    # the index, and the run must say so (it said "kept" while the file was gone).
+    from memsearch.api import Memsearch, index_vault
+
+    index_vault(vault_copy)
+    (vault_copy / "memsearch.toml").write_text('[[territory]]\nprefix = "projects/"\nweight = 1.1\n')
+    locked = vault_copy / "reference" / "redflag.md"
+    locked.chmod(0)
+    try:
+        done = _as_a_user(["index", str(vault_copy)])
+    finally:
+        locked.chmod(0o644)
+    assert done.returncode == 0, done.stderr
+    said = done.stdout + done.stderr
+    assert "redflag.md: cannot read: Permission denied; this full rebuild could not keep" in said, said
+    with Memsearch(vault_copy) as ms:
+        assert "reference/redflag.md" not in ms.index.manifest["files"]
+
+
+def test_a_locked_folder_fails_no_run_of_named_paths_nor_hides_the_vault(vault_copy):
+    # `watch` indexes the paths it saw change: a file under a folder it may not enter raised
+    # PermissionError from is_file() and ended it. A vault the system will not list emptied the index.
+    index_vault_code = (
+        "import sys; from memsearch.api import index_vault; "
+        "r = index_vault(sys.argv[1], paths=sys.argv[2:] or None, embed=False); "
+        "print(sorted(s.path + ': ' + s.reason for s in r.skipped)); print(r.removed)"
+    )
+    from memsearch.api import Memsearch, index_vault
+
+    index_vault(vault_copy, embed=False)
+    people = vault_copy / "reference" / "people"
+    people.chmod(0)
+    try:
+        done = _as_a_user(["-c", index_vault_code, str(vault_copy), "reference/people/ed-kowalski.md"])
+    finally:
+        people.chmod(0o755)
+    assert done.returncode == 0, done.stderr
+    assert (
+        "reference/people/ed-kowalski.md: cannot read: Permission denied; what the index holds" in done.stdout
+    )
+    vault_copy.chmod(0o311)  # enter, not list
+    try:
+        done = _as_a_user(["-c", index_vault_code, str(vault_copy)])
+    finally:
+        vault_copy.chmod(0o755)
+    assert done.returncode == 0, done.stderr
+    assert "./: cannot read this folder: Permission denied; what the index holds of its" in done.stdout
+    with Memsearch(vault_copy) as ms:
+        assert "reference/people/ed-kowalski.md" in ms.index.manifest["files"]
+        assert len(ms.index.manifest["files"]) >= 12
+
+
+def test_forgetting_a_folder_the_scan_could_not_read_is_refused_as_naming_nothing(vault_copy):
+    # Its "priv/" skip entry was taken for a forgotten file: the forget said it forgot 0 files, and
+    # once the folder was readable again its notes were indexed and found.
+    (vault_copy / "priv").mkdir()
+    (vault_copy / "priv" / "s.md").write_text("# Secret\nsecret diary\n")
+    (vault_copy / "priv").chmod(0)
+    try:
+        done = _as_a_user(["index", str(vault_copy), "--no-embed"])
+    finally:
+        (vault_copy / "priv").chmod(0o755)
+    assert done.returncode == 0 and "priv/: cannot read this folder" in done.stdout + done.stderr
+    result = CliRunner().invoke(main, ["forget", "priv", "--vault", str(vault_copy)])
+    assert result.exit_code != 0 and "found nothing to forget" in result.output, result.output
