@@ -42,7 +42,6 @@ def _timestamp_or_text(loader: Any, node: ScalarNode) -> Any:
 
 
 _SafeLoader.add_constructor("tag:yaml.org,2002:timestamp", _timestamp_or_text)
-_SAFE_LOADER = _SafeLoader
 
 
 @dataclass(frozen=True)
@@ -61,7 +60,7 @@ def load_bounded(text: str) -> LoadedYaml:
         raise UnreadableMemoryError(
             f"notebook file is {size // 1024} KB, over the {MAX_NOTEBOOK_BYTES // 1024} KB limit; not indexed"
         )
-    loader = _SAFE_LOADER(text)
+    loader = _SafeLoader(text)
     try:
         node = loader.get_single_node()
         if node is None:
