@@ -166,7 +166,7 @@ def pid_alive(pid: int) -> bool:
         return False
     except PermissionError:
         return False  # alive, but another user's: not our server
-    except OSError:
+    except (OSError, OverflowError):  # OverflowError: a garbled state file's pid past a C long
         return False
     return True
 

@@ -461,7 +461,7 @@ def serve(
     settings: Settings | None = None,
     verbose: bool = False,
 ) -> None:
-    """Serve the vault's index on 127.0.0.1 until SIGTERM, SIGINT or Ctrl-C (blocking).
+    """Serve the vault's index on 127.0.0.1 until SIGTERM, SIGINT, SIGHUP or Ctrl-C (blocking).
 
     ``ready(server)`` is called once the port listens and ``serve.json`` is written. On a clean
     shutdown the discovery file is removed (if it still names this process).
@@ -469,7 +469,7 @@ def serve(
     server = Server(vault, index_dir, port, settings=settings, verbose=verbose)
     previous: dict[signal.Signals, Any] = {}
     if threading.current_thread() is threading.main_thread():
-        for signum in (signal.SIGTERM, signal.SIGINT):
+        for signum in _STOP_SIGNALS:
             previous[signum] = signal.signal(signum, _stop)
     try:
         server.publish()
@@ -484,8 +484,13 @@ def serve(
         server.close()
 
 
+#: What stops a server cleanly; SIGHUP too (its terminal closed): killed by it, the server left its
+#: discovery file behind and its pending commits unfinished.
+_STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, *([signal.SIGHUP] if hasattr(signal, "SIGHUP") else []))
+
+
 class _Stop(BaseException):
-    """SIGTERM or SIGINT: leave serve_forever, clean up, return."""
+    """A stop signal (:data:`_STOP_SIGNALS`): leave serve_forever, clean up, return."""
 
 
 def _stop(signum: int, frame: Any) -> None:

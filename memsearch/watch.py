@@ -11,7 +11,7 @@ seconds (a save in several writes is one update), or after ``max_delay`` seconds
 change. Each batch is one incremental update of the files it names (one commit), under the
 index's write lock, so a ``reindex`` from cron and a watcher never interleave. On start the
 watcher catches up: an incremental update of the whole vault, for what changed while it was
-not running. SIGINT or SIGTERM stops it after the batch in hand.
+not running. SIGINT, SIGTERM or SIGHUP stops it after the batch in hand.
 """
 
 from __future__ import annotations
@@ -96,7 +96,7 @@ def look(vault: Path) -> dict[str, Stamp]:
 
 
 class Watcher:
-    """Keeps one vault's index current until :meth:`stop` (or SIGINT/SIGTERM in the main thread)."""
+    """Keeps one vault's index current until :meth:`stop` (or SIGINT/SIGTERM/SIGHUP in the main thread)."""
 
     def __init__(
         self,
@@ -187,7 +187,9 @@ class Watcher:
         if threading.current_thread() is not threading.main_thread():
             return {}
         old: dict[signal.Signals, _SignalHandler] = {}
-        for sig in (signal.SIGINT, signal.SIGTERM):
+        # SIGHUP too (its terminal closed): killed by it, a watch cut its batch in hand short
+        hangup = [signal.SIGHUP] if hasattr(signal, "SIGHUP") else []
+        for sig in (signal.SIGINT, signal.SIGTERM, *hangup):
             old[sig] = signal.signal(sig, lambda signum, frame: self.stop())
         return old
 

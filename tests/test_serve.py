@@ -383,6 +383,11 @@ def test_a_stale_discovery_file_falls_back_to_the_local_search(indexed_vault, tm
     discovery.write_text("{not json")
     assert find_server(vault / ".memsearch") is None
     assert _cli(args).stdout == expected
+    # A pid past what the system's call takes raised OverflowError: search and serve both failed.
+    for pid in (2**32, 2**70):
+        discovery.write_text(json.dumps({**stale, "pid": pid}))
+        assert find_server(vault / ".memsearch") is None
+        assert _cli(args).stdout == expected
 
 
 def test_a_wrong_token_in_the_discovery_file_falls_back_to_the_local_search(fresh_server):
@@ -410,7 +415,8 @@ def test_close_removes_the_discovery_file_only_if_it_names_this_server(indexed_v
     assert path.exists()
 
 
-def test_serve_command_runs_until_sigterm_and_cleans_up(indexed_vault, tmp_path):
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"])
+def test_serve_command_runs_until_a_stop_signal_and_cleans_up(indexed_vault, tmp_path, stop):
     vault = _copy_indexed(indexed_vault, tmp_path)
     proc = subprocess.Popen(
         [sys.executable, "-m", "memsearch.cli", "serve", "--vault", str(vault)],
@@ -426,7 +432,7 @@ def test_serve_command_runs_until_sigterm_and_cleans_up(indexed_vault, tmp_path)
         assert search_via_server(info, {"query": "Mara Lin"})["results"]
         args = ["search", "Mara Lin", "--vault", str(vault), "--now", NOW, "--format", "files"]
         assert _cli(args).stdout == _cli([*args, "--no-server"]).stdout
-        proc.send_signal(signal.SIGTERM)
+        proc.send_signal(stop)
         assert proc.wait(timeout=60) == 0
     finally:
         if proc.poll() is None:

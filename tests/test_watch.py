@@ -75,9 +75,9 @@ def test_a_watcher_catches_up_follows_changes_and_stops(vault_copy):
     assert index_vault(vault_copy, embed=False).commit is None  # nothing was missed
 
 
-def test_the_watch_command_stops_on_sigterm_and_sigint(vault_copy):
+def test_the_watch_command_stops_on_sigterm_sigint_and_sighup(vault_copy):
     index_vault(vault_copy, embed=False)
-    for sig in (signal.SIGTERM, signal.SIGINT):
+    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):  # SIGHUP killed it mid-batch (129)
         proc = subprocess.Popen(
             [
                 sys.executable,

@@ -192,7 +192,7 @@ def watch(
 ) -> None:
     """Follow VAULT's changes and update the index (debounced batches, one commit each).
 
-    Catches up first with what changed while it was not running. Stops on Ctrl-C or SIGTERM.
+    Catches up first with what changed while it was not running. Stops on Ctrl-C, SIGTERM or SIGHUP.
     """
 
     def report(r: Any) -> None:

@@ -32,7 +32,7 @@ def serve(vault: Path, index_dir: Path | None, port: int, verbose: bool) -> None
     """Keep the index loaded and answer searches on 127.0.0.1 (`memsearch search` uses it).
 
     Writes <index home>/serve.json (owner-only): the port, the pid and the token every request
-    must carry as `Authorization: Bearer <token>`. Stops on Ctrl-C or SIGTERM, removing the file.
+    must carry as `Authorization: Bearer <token>`. Stops on Ctrl-C, SIGTERM or SIGHUP, removing the file.
     Endpoints: POST /search, POST /update, GET /health (JSON).
     """
     from memsearch.server import serve as run  # measured start-up cost (see the module's docstring)
