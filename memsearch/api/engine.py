@@ -372,12 +372,14 @@ class Memsearch:
         """Wait until every ``update_file`` so far is committed with its vectors; False on timeout."""
         return self.writes.wait(timeout)
 
-    def refresh(self) -> bool:
-        """Load the index's newest commit if another writer made one (changes in memory are kept)."""
+    def refresh(self, force: bool = False) -> bool:
+        """Load the index's newest commit if another writer made one (changes in memory are kept);
+        ``force``: load it even if this engine holds it (a failed background commit may have left
+        the engine's index half changed)."""
         if self.at is not None:
             return False
         head = loading.head_commit(self.index_home)
-        if head is None or head == self.index.commit:
+        if head is None or (head == self.index.commit and not force):
             return False
         fresh = loading.load_commit(self.index_home, head, cache_small=False)
         with self.writes.guard:

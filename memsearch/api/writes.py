@@ -10,6 +10,7 @@ search side). Every import inside a function here is one of those.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 import time
@@ -31,6 +32,11 @@ if TYPE_CHECKING:
     from memsearch.indexer import IndexReport, LivePreview
 
 _log = logging.getLogger("memsearch")
+
+#: Tries of one file's background commit before it is left to the next update or a reindex.
+COMMIT_ATTEMPTS = 3
+#: Pause before a failed batch is tried again.
+RETRY_PAUSE_SECONDS = 0.05
 
 
 @dataclass(frozen=True)
@@ -61,7 +67,7 @@ class Engine(Protocol):
     index_home: Path
     index: IndexData
 
-    def refresh(self) -> bool: ...
+    def refresh(self, force: bool = False) -> bool: ...
 
     def query_vector(self, text: str) -> tuple[np.ndarray | None, str | None]: ...
 
@@ -79,14 +85,17 @@ class Writes:
         self.vault, self.settings, self.index_home = engine.vault, engine.settings, engine.index_home
         self.guard = threading.RLock()
         self.previews: dict[str, LivePreview] = {}
+        self._committing: set[str] = set()  # the files the running commit writes
+        self._outdated: list[int] = []  # their chunks a newer preview replaced: out once committed
         self.next_id = int(engine.index.manifest.get("next_id", engine.index.n_ids) or 0)
         self._pending: dict[str, None] = {}  # paths whose commit is still to be made, in order
         self._cond = threading.Condition()
         self._busy = False
         self._closing = False
         self._worker: threading.Thread | None = None
-        #: The last failure of the background writer (it retries with the next update).
+        #: The last failure of the background writer; kept while a file it gave up on is uncommitted.
         self.last_error: str | None = None
+        self._given_up: set[str] = set()  # paths whose commit failed COMMIT_ATTEMPTS times
         #: Reports of the background commits, oldest first (the last 100).
         self.reports: list[IndexReport] = []
 
@@ -153,7 +162,14 @@ class Writes:
             # The alias map depends on each file's aliases only: the graph is rebuilt when these change.
             had_aliases = dict(preview.aliases if preview else (committed or {}).get("aliases", {}))
             old_ids = preview.ids if preview is not None else (committed or {}).get("chunks", [])
-            in_memory.remove_chunks(self.engine.index, old_ids)
+            if rel in self._committing:
+                # The commit running now writes this file's chunks (a preview's, or its committed ones
+                # with their vectors) from the live index: taken out now, their vectors were gone when
+                # it read them (KeyError: the batch failed and its other files were lost). They go
+                # once it has committed them.
+                self._outdated.extend(old_ids)
+            else:
+                in_memory.remove_chunks(self.engine.index, old_ids)
             if chunks is None:
                 self.previews[rel] = LivePreview("", [], [], {})
                 action = "removed" if committed or preview else "skipped"
@@ -189,6 +205,7 @@ class Writes:
                 self._worker.start()
 
     def _work(self) -> None:
+        attempts: dict[str, int] = {}
         while True:
             with self._cond:
                 while not self._pending and not self._closing:
@@ -200,10 +217,34 @@ class Writes:
                 self._busy = True
             try:
                 self._persist(batch)
-                self.last_error = None
-            except Exception as exc:  # the next update or reindex redoes it from the vault
+                for rel in batch:
+                    attempts.pop(rel, None)
+                    self._given_up.discard(rel)
+                if not self._given_up:  # a file given up on stays said until it is committed
+                    self.last_error = None
+            except Exception as exc:
                 self.last_error = f"{type(exc).__name__}: {exc}"
-                _log.warning("memsearch: committing %s failed (%s); a reindex catches up", batch, exc)
+                # The failed run worked on the engine's own index and may have left it half changed:
+                # it is loaded again as committed, with every file changed since previewed again, and
+                # the batch is tried again (a preview that raced the commit is the usual cause). A
+                # batch that keeps failing is left to the next update or a reindex, and said so.
+                retry = [rel for rel in batch if attempts.get(rel, 0) < COMMIT_ATTEMPTS - 1]
+                for rel in batch:
+                    attempts[rel] = attempts.get(rel, 0) + 1
+                self._given_up.update(rel for rel in batch if rel not in retry)
+                _log.warning(
+                    "memsearch: committing %s failed (%s); %s",
+                    batch,
+                    exc,
+                    "trying again" if retry else "a reindex catches up",
+                )
+                with contextlib.suppress(Exception):
+                    self.engine.refresh(force=True)
+                if retry:
+                    time.sleep(RETRY_PAUSE_SECONDS)
+                    with self._cond:
+                        for rel in retry:
+                            self._pending.setdefault(rel, None)
             finally:
                 with self._cond:
                     self._busy = False
@@ -219,6 +260,7 @@ class Writes:
                 base = open_for_write(self.index_home, live=self.engine.index)
                 with self.guard:
                     live = {p: self.previews[p] for p in batch if p in self.previews}
+                    self._committing = set(batch)
                 run = Update(
                     self.vault,
                     self.settings,
@@ -229,17 +271,22 @@ class Writes:
                     allocate=self.allocate,
                     snapshot=False,
                 )
-                report = run.apply(
-                    batch,
-                    embed=False,
-                    pending_note="embedding in progress (update_file); the vectors follow in a moment",
-                )
-                with self.guard:
-                    self.engine.index = run.data
-                    self.next_id = max(self.next_id, int(run.data.manifest.get("next_id", 0) or 0))
-                    for rel, preview in live.items():
-                        if self.previews.get(rel) is preview:
-                            del self.previews[rel]
+                try:
+                    report = run.apply(
+                        batch,
+                        embed=False,
+                        pending_note="embedding in progress (update_file); the vectors follow in a moment",
+                    )
+                    with self.guard:
+                        self.engine.index = run.data
+                        self.next_id = max(self.next_id, int(run.data.manifest.get("next_id", 0) or 0))
+                        for rel, preview in live.items():
+                            if self.previews.get(rel) is preview:
+                                del self.previews[rel]
+                finally:
+                    with self.guard:  # a newer preview of a file of the batch replaced what it committed
+                        in_memory.remove_chunks(self.engine.index, self._outdated)
+                        self._committing, self._outdated = set(), []
                 self._record(report)
             if phase == "vectors" or not report.gaps:
                 break

@@ -342,3 +342,79 @@ def test_reindex_settles_a_snapshot_whose_graph_cannot_be_read(tmp_path, monkeyp
     assert not snapshots.graphs_settled(home, commit)
     reindex(vault)
     assert snapshots.graphs_settled(home, commit) and (folder / "hnsw.bin").exists()
+
+
+def test_a_newer_version_written_while_its_commit_runs_loses_nothing(vault_copy, monkeypatch, caplog):
+    # update_file of a file whose commit was running took that commit's chunks out of the live index:
+    # the commit failed reading their vectors (KeyError), the other files of its batch were never
+    # committed, and wait_for_embeddings still said all was done. The race is made here at its
+    # moment: the newer version is written and updated just as the commit writes its files.
+    from memsearch.indexer.update import Update
+
+    index_vault(vault_copy)
+    engine = open_index(vault_copy)
+    write(vault_copy, "notes/b.md", "# B\n\nb says tangerine\n")
+    write(vault_copy, "notes/a.md", "# A\n\nthe first version\n")
+    real_write = Update._write
+    raced: list[str] = []
+    seen: list[int] = []
+
+    def write_while_a_newer_version_comes(self, *args, **kwargs):
+        # the second commit of the batch: its vectors, read from the live index
+        seen.append(1)
+        if len(seen) == 2 and not raced:
+            raced.append("notes/a.md")
+            write(vault_copy, "notes/a.md", "# A\n\nthe second version, apricot\n")
+            assert engine.update_file("notes/a.md").action == "changed"
+        return real_write(self, *args, **kwargs)
+
+    monkeypatch.setattr(Update, "_write", write_while_a_newer_version_comes)
+    engine.update_file("notes/a.md")
+    engine.update_file("notes/b.md")
+    assert engine.wait_for_embeddings(120) and engine.last_error is None, engine.last_error
+    assert raced
+    assert not [r.message for r in caplog.records if "failed" in r.getMessage()]  # no commit failed
+    engine.close(60)
+    monkeypatch.undo()
+    files = _manifest(vault_copy)["files"]
+    assert {"notes/a.md", "notes/b.md"} <= set(files) and not engine.writes.previews
+    assert index_vault(vault_copy).commit is None  # the committed index is the vault, nothing to catch up
+    hits = open_index(vault_copy).search("apricot", k=3, strategies=["keyword"]).results
+    assert hits and hits[0].path == "notes/a.md"
+
+
+def test_a_failed_background_commit_is_tried_again_and_its_batch_kept(vault_copy, monkeypatch):
+    # A failure lost the batch: its files were left as previews, and the next commit of any other
+    # file cleared the error. Now the engine's index is loaded again as committed, the batch tried
+    # again; a file given up on keeps the error said until it is committed.
+    from memsearch.api import writes
+
+    index_vault(vault_copy, embed=False)
+    engine = open_index(vault_copy)
+    real = writes.Writes._persist
+    failures = {"notes/flaky.md": 1, "notes/broken.md": writes.COMMIT_ATTEMPTS}
+
+    def persist(self, batch):
+        for rel in batch:
+            if failures.get(rel):
+                failures[rel] -= 1
+                raise OSError(f"the test's disk refused {rel}")
+        return real(self, batch)
+
+    monkeypatch.setattr(writes.Writes, "_persist", persist)
+    write(vault_copy, "notes/flaky.md", "# Flaky\n\nfirst try fails\n")
+    engine.update_file("notes/flaky.md")
+    assert engine.wait_for_embeddings(120) and engine.last_error is None
+    assert "notes/flaky.md" in _manifest(vault_copy)["files"]
+    write(vault_copy, "notes/broken.md", "# Broken\n\nevery try fails\n")
+    engine.update_file("notes/broken.md")
+    assert engine.wait_for_embeddings(120)
+    assert "notes/broken.md" in (engine.last_error or "")
+    write(vault_copy, "notes/other.md", "# Other\n\ncommitted\n")
+    engine.update_file("notes/other.md")
+    assert engine.wait_for_embeddings(120) and "notes/broken.md" in (engine.last_error or "")
+    assert "notes/other.md" in _manifest(vault_copy)["files"]
+    engine.update_file("notes/broken.md")  # the disk takes it now
+    assert engine.wait_for_embeddings(120) and engine.last_error is None
+    assert "notes/broken.md" in _manifest(vault_copy)["files"]
+    engine.close(60)
