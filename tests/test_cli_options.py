@@ -164,3 +164,11 @@ def test_log_of_a_vault_with_no_index_says_so(vault_copy, tmp_path):
     # It printed nothing and exited 0, as for an index with no changes; status said there was none.
     result = CliRunner().invoke(main, ["log", str(vault_copy)], env={"MEMSEARCH_HOME": str(tmp_path / "h")})
     assert result.exit_code != 0 and "run `memsearch index VAULT` first" in result.output, result.output
+
+
+def test_an_entity_filter_with_no_name_is_an_error_naming_it(indexed_vault):
+    # `--entity ""` filtered for chunks naming "" (none): no results, and nothing said why.
+    result = CliRunner().invoke(
+        main, ["search", "signing keys", "--vault", str(indexed_vault), "--entity", " "]
+    )
+    assert result.exit_code != 0 and "an entity filter with no name names nothing" in result.output

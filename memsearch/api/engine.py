@@ -228,6 +228,12 @@ class Memsearch:
         if not isinstance(k, int) or k < 1:
             raise MemsearchError(f"k must be a positive whole number (got {k!r})")
         _check_territory(territory)
+        if any(isinstance(name, str) and not name.strip() for name in entities or ()):
+            # it filtered for chunks naming "", which none does: no results, and no word of why
+            raise QueryError(
+                "an entity filter with no name names nothing: give a name (--entity 'Ed Kowalski'),"
+                " or leave the filter out"
+            )
         filters = Filters(
             territory=territory or None,
             fact_type=fact_type or None,
