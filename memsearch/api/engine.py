@@ -22,12 +22,13 @@ from memsearch.embedders.base import Embedder, EmbedderUnavailableError
 from memsearch.embedders.choice import embedder_for
 from memsearch.errors import EmbedderError, MemsearchError, QueryError
 from memsearch.index import loading, snapshots
+from memsearch.index.backend import read_backend
 from memsearch.lock import DEFAULT_LOCK_TIMEOUT
 from memsearch.models import FACT_TYPES, SearchResponse
 from memsearch.paths import default_home
 from memsearch.preload import EmbedderPreload
 from memsearch.query import Filters, ParsedQuery, as_datetime, as_until, parse_query
-from memsearch.retrieval import open_retrieval, pending
+from memsearch.retrieval import Retrieval, open_retrieval, pending
 from memsearch.scan import check_vault
 from memsearch.search import STRATEGIES, QueryEmbedding, dated_span, search_index
 from memsearch.sidecars import MODALITY_NAME, query_vector
@@ -253,6 +254,7 @@ class Memsearch:
         wanted = tuple(strategies) if strategies else STRATEGIES
         embedding = self._embed_query(parsed.text, wanted) if parsed.text else QueryEmbedding(None)
         with self.writes.guard:
+            retrieval, behind = self._current_backend()
             response = search_index(
                 self.index,
                 parsed,
@@ -263,10 +265,13 @@ class Memsearch:
                 explain=explain,
                 strategies=wanted,
                 all_results=all_results,
-                retrieval=self.retrieval,
+                retrieval=retrieval,
                 vectors=checked,
             )
             why = None if response.results or filters.is_empty() else self._filter_reason(filters)
+        if behind:
+            health = replace(response.health, notes=(*response.health.notes, behind), degraded=True)
+            response = replace(response, health=health)
         if why:  # say which filter left nothing, not only that nothing matched
             signal = replace(response.signal, reason=why) if response.signal is not None else None
             health = replace(response.health, notes=(*response.health.notes, why))
@@ -431,6 +436,26 @@ class Memsearch:
             "commit": self.index.commit,
             "backend": self._backend_status(),
         }
+
+    def _current_backend(self) -> tuple[Retrieval | None, str | None]:
+        """The backend to ask, else None (the built-in indexes) and why: one whose collection does
+        not hold this engine's commit (its push is pending, or a write ran since) answered from an
+        older state, or nothing at all for a vault it had not been given yet."""
+        if self.retrieval is None:
+            return None, None
+        try:
+            spec = read_backend(self.index_home)
+        except MemsearchError as exc:
+            return None, f"{exc}; the built-in indexes answered"
+        if spec is None:
+            return None, None
+        if spec.pending or spec.pushed_commit != self.index.commit:
+            why = spec.pending or f"it holds {str(spec.pushed_commit or 'nothing')[:12]}, not this index"
+            return None, (
+                f"{spec.uri} is behind the index ({why}); the built-in indexes answered, and the next"
+                " index run brings it up to date"
+            )
+        return self.retrieval, None
 
     def _backend_status(self) -> dict[str, Any]:
         """Where keyword and vector search run, and whether its collection is behind the index."""

@@ -350,6 +350,11 @@ class MilvusRetrieval:
     ) -> list[tuple[int, float]]:
         try:
             client = self._client()
+        except BackendUnavailableError as exc:
+            if time.monotonic() >= self._down_until:  # it could not connect: not asked again either
+                self._down_until, self._down_why = time.monotonic() + RETRY_SECONDS, str(exc)
+            raise
+        try:
             got = client.search(
                 self.spec.collection_name,
                 data=[data],
@@ -359,8 +364,6 @@ class MilvusRetrieval:
                 output_fields=["chunk_id", "vault"],
                 search_params=params,
             )
-        except BackendUnavailableError:
-            raise
         except Exception as exc:
             why = f"Milvus at {self.spec.uri} did not answer ({_why(exc)})"
             self._down_until, self._down_why = time.monotonic() + RETRY_SECONDS, why

@@ -50,6 +50,11 @@ def test_killed_mid_search_answers_from_the_built_in_indexes(server, vault_copy,
         assert all("answered from the built-in index" in n for n in notes)
     # after the first failure, Milvus is not asked again for a while: no timeout waited per search
     assert "not asked again" in engine.search(QUERIES[0], k=5).health.notes[-1]
+    # nor when the failure is in connecting (a new client): it was asked, and waited for, each time
+    milvus.close_clients()
+    fresh = open_index(vault_copy)
+    assert fresh.search(QUERIES[0], k=5).health.degraded
+    assert "not asked again" in fresh.search(QUERIES[1], k=5).health.notes[-1]
     # the agent's tool never raises, and answers
     assert memory_search(QUERIES[0], vault=vault_copy)["results"]
 
@@ -70,9 +75,14 @@ def test_killed_mid_index_records_the_push_and_the_next_run_catches_up(server, v
     assert "backend   milvus " in shown.output and "the next `memsearch index` pushes it" in shown.output
     response = engine.search("heron marsh pond", k=3)
     assert response.results[0].path == "journal/2025-03-12.md" and response.health.degraded
-    # Milvus back (same data, same address): the next run pushes what was pending, unasked
+    # Milvus back (same data, same address), the push still pending: its collection lacks the
+    # note, and searches asked it anyway (they found nothing of a vault it was never given)
     milvus.close_clients()
     server.start_again()
+    back = open_index(vault_copy).search("heron marsh pond", k=3)
+    assert back.results[0].path == "journal/2025-03-12.md" and back.health.degraded
+    assert any("is behind the index" in n for n in back.health.notes), back.health.notes
+    # the next run pushes what was pending, unasked
     report = index_vault(vault_copy)
     assert report.commit is None and not [n for n in report.notes if "Milvus" in n]
     spec = read_backend(home)
