@@ -210,6 +210,23 @@ def safe_vault_path(vault: Path, rel: str) -> tuple[str, Path]:
     return clean, real
 
 
+def _as_indexed(vault: Path, rel: str, data: bytes) -> str:
+    """The file's hash as the index records it: a notebook moment's has its sidecars' digest folded
+    in (compared with the file's alone, every moment with sidecars read as changed since indexed)."""
+    digest = hashlib.sha256(data).hexdigest()
+    if notebook_kind(rel, notebook_root(vault)) != "moment":
+        return digest
+    # Imported here: the config and the sidecars are for a moment's answer only.
+    from memsearch.config import Settings
+    from memsearch.sidecars import fold_hash, sidecars_digest
+
+    try:
+        modalities = Settings().with_vault_config(vault).modalities
+    except ConfigError:
+        return digest
+    return fold_hash(digest, sidecars_digest(vault, rel, modalities))
+
+
 def _close_matches(root: Path, rel: str) -> list[str]:
     try:
         known = [p.relative_to(root).as_posix() for p in iter_markdown(root)[:20_000]]
@@ -300,7 +317,7 @@ def open_lines(
         from memsearch.paths import default_home
 
         indexed = (indexed_file(default_home(vault), rel) or {}).get("sha256")
-    if indexed and indexed != hashlib.sha256(data).hexdigest():
+    if indexed and indexed != _as_indexed(vault, rel, data):
         notes.append(
             f"{rel} changed since the index was built; line anchors from memory_search may have"
             " shifted (the next `memsearch index` catches up)"

@@ -91,3 +91,23 @@ def test_watch_sees_a_sidecar_change_as_a_change_of_its_moment(tmp_path: Path):
     assert {p for p in edited if edited[p] != before[p]} == {MOMENT}
     sidecar.unlink()
     assert look(vault)[MOMENT] != edited[MOMENT]
+
+
+def test_opening_a_moment_with_sidecars_says_it_changed_only_when_it_did(tmp_path: Path):
+    # The index keeps a moment's hash with its sidecars folded in; memory_open compared it with the
+    # file's alone and said every such moment "changed since the index was built".
+    from memsearch.tool import MemoryTools, memory_open
+
+    vault = tmp_path / "vault"
+    write_notebook(vault / "notebook")
+    write_sidecars(vault / "notebook")
+    index_vault(vault, embed=False)
+    for answer in (
+        memory_open(f"{MOMENT}:1-3", vault=vault),
+        MemoryTools(vault).memory_open(f"{MOMENT}:1-3"),
+    ):
+        assert answer["ok"] and not [w for w in answer["warnings"] if "changed since" in w], answer
+    path = vault / MOMENT
+    path.write_text(path.read_text(encoding="utf-8") + "# an edit\n", encoding="utf-8")
+    changed = memory_open(f"{MOMENT}:1-3", vault=vault)
+    assert any("changed since the index was built" in w for w in changed["warnings"]), changed
