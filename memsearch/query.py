@@ -11,6 +11,7 @@ from memsearch.errors import QueryError
 from memsearch.index.graph import EntityGraph
 from memsearch.models import FACT_TYPES
 from memsearch.query_terms import Gloss
+from memsearch.scan import composed
 from memsearch.tokenize import tokenize
 
 MAX_QUERY_CHARS = 4000
@@ -88,7 +89,7 @@ def parse_query(
         raise QueryError(
             'the query is empty; say what you are looking for, e.g. memsearch search "signing keys"'
         )
-    text = " ".join(query.split())[:MAX_QUERY_CHARS]
+    text = composed(" ".join(query.split()))[:MAX_QUERY_CHARS]  # as the notes are read (NFC)
     now_dt = as_datetime(now, "now") or datetime.now(tz=UTC)
     filters = filters or Filters()
     if filters.fact_type and filters.fact_type not in FACT_TYPES:

@@ -9,6 +9,7 @@ import hashlib
 import os
 import stat
 import subprocess
+import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -229,7 +230,18 @@ def read_file(vault: Path, path: Path | str, rel: str | None = None) -> VaultFil
         return Skipped(rel, f"not {encoding} (byte {exc.start}); re-save the file as UTF-8 to index it")
     if utf16 and "\x00" in text[:8192]:
         return Skipped(rel, _BINARY)
-    return VaultFile(rel, text, hashlib.sha256(data).hexdigest(), info.st_mtime)
+    return VaultFile(rel, composed(text), hashlib.sha256(data).hexdigest(), info.st_mtime)
+
+
+def composed(text: str) -> str:
+    """``text`` in Unicode's composed form (NFC): macOS and some editors write "Zürich" as u and a
+    combining diaeresis (NFD), which the tokenizer cut at the mark ("zu", "rich") and no query
+    typed the usual way met. Line breaks are kept, so line anchors hold."""
+    return (
+        text
+        if text.isascii() or unicodedata.is_normalized("NFC", text)
+        else unicodedata.normalize("NFC", text)
+    )
 
 
 #: Why a file with a NUL character in its first 8 KiB is not indexed (UTF-16's zero bytes are not NULs).

@@ -71,3 +71,19 @@ def test_a_name_with_a_line_break_is_skipped_with_its_reason(vault_copy):
     reasons = {s.path: s.reason for s in report.skipped}
     assert "holds a line break" in reasons["new\\nline.md"], reasons
     assert all("\n" not in path for path in open_index(vault_copy).index.manifest["files"])
+
+
+def test_a_note_and_a_query_in_either_unicode_form_meet(vault_copy):
+    # Saved decomposed (NFD: u + a combining diaeresis), "Zürich" was indexed as "zu" and "rich",
+    # and a query typed the usual way (NFC) found it by meaning alone; the graph named "zu".
+    import unicodedata
+
+    nfd = unicodedata.normalize("NFD", "# Trip\n\nThe Zürich office moved to Kreis 5.\n")
+    (vault_copy / "reference" / "trip.md").write_text(nfd, encoding="utf-8")
+    index_vault(vault_copy, embed=False)
+    engine = open_index(vault_copy)
+    for query in ("Zürich", unicodedata.normalize("NFD", "Zürich")):
+        hits = engine.search(query, k=3, strategies=["keyword"]).results
+        assert hits and hits[0].path == "reference/trip.md", query
+    assert (vault_copy / "reference" / "trip.md").read_bytes() == nfd.encode("utf-8")  # left as saved
+    assert "zu" not in {e for r in engine.search("Zürich office", k=5).results for e in r.entities}

@@ -51,7 +51,9 @@ from memsearch.scan import NOTEBOOK_SUFFIXES
 #: 13: weekly and quarterly notes are dated by their names ("2025-W46", "2025-Q4").
 #: 14: a language's name keeps its signs ("C++", "C++17", "C#" are not "c").
 #: 15: a note named by a timestamp id is dated by it ("202311141230 Leitner boxes").
-CHUNKER_VERSION = 15
+#: 16: a note is read in Unicode's composed form (NFC): one saved decomposed (NFD) was indexed as
+#:     "zu", "rich" for "Zürich" (scan.composed).
+CHUNKER_VERSION = 16
 
 #: The chunking strategies whose notes are subjects a link can name (:func:`note_identity`).
 SUBJECT_STRATEGIES = frozenset({"sections", "archive", "chapters"})
