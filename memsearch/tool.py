@@ -243,7 +243,12 @@ def _vectors(value: Any) -> dict[str, list[float]] | None:
             isinstance(x, int | float) and not isinstance(x, bool) for x in numbers
         ):
             raise BadArgument(f"bad argument vectors: {modality!r} must be a list of numbers")
-        out[modality] = [float(x) for x in numbers]
+        try:
+            out[modality] = [float(x) for x in numbers]
+        except OverflowError:  # an integer past what a float holds (10**400)
+            raise BadArgument(
+                f"bad argument vectors: {modality!r} holds a number too large for a vector"
+            ) from None
     return out
 
 

@@ -328,3 +328,9 @@ def test_a_vault_path_no_folder_can_have_is_answered_as_a_missing_vault():
         for answer in (tools.memory_search("keys"), tools.memory_open("x.md")):
             json.dumps(answer, ensure_ascii=False).encode("utf-8")
             assert answer["code"] == "vault_missing" and why in answer["error"], answer
+
+
+def test_a_vector_number_too_large_for_a_float_is_a_bad_argument(tools):
+    # float(10**400) raised OverflowError: "memory search failed unexpectedly ... Try again".
+    answer = tools.memory_search(vectors={"audio": [10**400] + [1] * 15})
+    assert answer["code"] == "bad_argument" and "too large" in answer["error"], answer
