@@ -84,6 +84,7 @@ class Memsearch:
         #: The keyword and vector backend recorded in the index (None: the built-in indexes); a
         #: past revision is searched in the built-in indexes, which hold it as it was.
         self.retrieval = open_retrieval(self.index_home) if at is None else None
+        self._backend_holds: str | None = None  # the commit the backend was last seen to hold
         self._embedder_down: tuple[float, str] | None = None  # (when, why) the embedder last failed
         #: What update_file changed ahead of the repository, and the thread that commits it.
         self.writes = Writes(self)
@@ -443,6 +444,8 @@ class Memsearch:
         older state, or nothing at all for a vault it had not been given yet."""
         if self.retrieval is None:
             return None, None
+        if self._backend_holds == self.index.commit:  # nothing to read again until the index moves
+            return self.retrieval, None
         try:
             spec = read_backend(self.index_home)
         except MemsearchError as exc:
@@ -455,6 +458,7 @@ class Memsearch:
                 f"{spec.uri} is behind the index ({why}); the built-in indexes answered, and the next"
                 " index run brings it up to date"
             )
+        self._backend_holds = self.index.commit
         return self.retrieval, None
 
     def _backend_status(self) -> dict[str, Any]:

@@ -228,9 +228,9 @@ class Writes:
                 # it is loaded again as committed, with every file changed since previewed again, and
                 # the batch is tried again (a preview that raced the commit is the usual cause). A
                 # batch that keeps failing is left to the next update or a reindex, and said so.
-                retry = [rel for rel in batch if attempts.get(rel, 0) < COMMIT_ATTEMPTS - 1]
                 for rel in batch:
                     attempts[rel] = attempts.get(rel, 0) + 1
+                retry = [rel for rel in batch if attempts[rel] < COMMIT_ATTEMPTS]
                 self._given_up.update(rel for rel in batch if rel not in retry)
                 _log.warning(
                     "memsearch: committing %s failed (%s); %s",

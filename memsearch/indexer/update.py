@@ -236,19 +236,16 @@ class Update:
         # full rebuild starts from nothing: it cannot keep them, and says so.
         folders = tuple(p for p in unreadable if is_folder(p))
         refused = {p for p in old_files if p in unreadable or p.startswith(folders)}
+        said = (
+            "; this full rebuild could not keep what the index held of {}"
+            if self.full
+            else "; what the index holds of {} is kept"
+        )
         for path in sorted(refused & skipped.keys()):
-            skipped[path] += (
-                "; this full rebuild could not keep what the index held of it"
-                if self.full
-                else "; what the index holds of it is kept"
-            )
+            skipped[path] += said.format("it")
         for folder in folders:
             if inside := sum(1 for p in refused if p.startswith(folder)):
-                skipped[folder or "./"] += (
-                    f"; this full rebuild could not keep what the index held of its {inside} file(s)"
-                    if self.full
-                    else f"; what the index holds of its {inside} file(s) is kept"
-                )
+                skipped[folder or "./"] += said.format(f"its {inside} file(s)")
         if self.full:
             refused = set()
         gone = [p for p in old_files if p not in files and (only is None or p in looked) and p not in refused]
