@@ -48,6 +48,7 @@ from memsearch.index.forget_list import (
     words,
 )
 from memsearch.index.graph import normalize as normalize_entity
+from memsearch.index.history import Pruner
 from memsearch.index.versioning import IndexRepo, crashpoint
 from memsearch.indexer import open_for_write
 from memsearch.lock import DEFAULT_LOCK_TIMEOUT, index_lock
@@ -147,14 +148,21 @@ def forget(
                 " of that name is indexed or in the vault (`memsearch status` shows what is); check the"
                 " name, or pass --force to keep that path from ever being indexed. Nothing was changed"
             )
+        # The whole forget list applies (an earlier forget's files stay out of this commit too).
+        forget = load_forget_list(home, vault)
         if entity:
             aliases = in_memory.alias_map(files)
             key = normalize_entity(entity)
             canonical = aliases.get(key, key)
             keys = {canonical, key} | {a for a, c in aliases.items() if c == canonical}
             forget_now.add_entity(keys | _name_keys(entity))
-        # The whole forget list applies (an earlier forget's files stay out of this commit too).
-        forget = load_forget_list(home, vault)
+            if not force and not _names_anything(forget_now, forget, files, repo.path, manifest):
+                raise NothingToForgetError(
+                    f"found nothing naming {entity!r} to forget: no indexed chunk names it, an alias"
+                    " of it or a spelling of it (`memsearch search --entity NAME` shows what does);"
+                    " check the spelling, or pass --force to keep the name from ever being indexed."
+                    " Nothing was changed"
+                )
         forget.merge(forget_now)
         if purge_history:  # the path is kept nowhere once its history is purged
             forget.purged |= forget_now.paths | forget_now.entities
@@ -258,6 +266,19 @@ def list_forgotten(vault: str | Path, index_home: str | Path | None = None) -> t
     out.sort(key=lambda f: (f.path is None, f.path or "", f.hash))
     entities = len(forget.entities)
     return out, entities
+
+
+def _names_anything(
+    wanted: ForgetList, forgotten: ForgetList, files: dict[str, dict], root: Path, manifest: dict
+) -> bool:
+    """Whether forgetting ``wanted``'s name takes a chunk out of HEAD, or the name is forgotten
+    already (a forget asked again, to purge its history say). A typo must not pass for a forget."""
+    for mine, theirs in ((wanted.entities, forgotten.entities), (wanted.phrases, forgotten.phrases)):
+        if mine and mine <= theirs:  # a one-word name has no phrases: an empty set proves nothing
+            return True
+    dry = Pruner(wanted, (manifest.get("embedder") or {}).get("dim"))
+    dry.prune(files, lambda rel: (root / rel).read_bytes() if (root / rel).exists() else None, dry.dim)
+    return dry.chunks > 0
 
 
 def _name_keys(entity: str) -> set[str]:

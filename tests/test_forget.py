@@ -197,3 +197,28 @@ def test_a_path_through_a_folder_and_back_is_inside_the_vault(vault_copy):
     index_vault(vault_copy)
     report = forget(vault_copy, ["journal/../reference/redflag.md"])
     assert "reference/redflag.md" in report.files
+
+
+def test_a_name_no_chunk_names_is_refused_unless_forced(vault_copy):
+    # `forget --entity Redflga` (a typo) exited 0 with "forgot 0 chunk(s)": the user believed the
+    # name forgotten while every chunk naming Redflag stayed, and snapshots were dropped for nothing.
+    index_vault(vault_copy)
+    forgotten = vault_copy / ".memsearch-forgotten.json"
+    before = forgotten.read_bytes() if forgotten.exists() else None
+    head = log(vault_copy)[0]["commit"]
+    result = CliRunner().invoke(main, ["forget", "--entity", "Redflga", "--vault", str(vault_copy)])
+    assert result.exit_code == 1, result.output
+    assert "'Redflga'" in result.output and "--force" in result.output
+    assert "Nothing was changed" in result.output and "Traceback" not in result.output
+    assert (forgotten.read_bytes() if forgotten.exists() else None) == before
+    assert log(vault_copy)[0]["commit"] == head
+    # forced, the name is kept from ever being indexed: a note naming it later stays out
+    result = CliRunner().invoke(
+        main, ["forget", "--entity", "Quillon Vask", "--force", "--vault", str(vault_copy)]
+    )
+    assert result.exit_code == 0, result.output
+    _write(vault_copy, "journal/qv.md", "# Tea\n\nTea with Quillon Vask about the orchard.\n")
+    index_vault(vault_copy)
+    assert "journal/qv.md" not in _paths(open_index(vault_copy).search("tea with Quillon Vask", k=5))
+    # a name forgotten already may be forgotten again (to purge its history, say)
+    assert forget(vault_copy, entity="Quillon Vask", purge_history=True).purged

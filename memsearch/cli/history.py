@@ -71,7 +71,11 @@ def rollback(rev: str, vault: Path, index_dir: Path | None, wait: float | None) 
     is_flag=True,
     help="Also rewrite the index's git history without them (new commit ids), expire reflogs and prune.",
 )
-@click.option("--force", is_flag=True, help="Forget a path even if nothing is indexed or in the vault there.")
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Forget a path even if nothing is indexed or in the vault there, or a name no chunk names.",
+)
 @click.option("--list", "list_", is_flag=True, help="List what is forgotten (by path, never by content).")
 @wait_option()
 @json_option("Print the report as JSON.")
@@ -94,7 +98,7 @@ def forget(
     One commit removes them; the embedding cache, snapshots and signal log lose them too, and
     later index runs skip them (the vault's own forget list, .memsearch-forgotten.json, holds
     hashes only). --purge-history also removes them from every older commit, under every name
-    the file had. A path that names nothing needs --force; one outside the vault is refused.
+    the file had. A path or a name that names nothing needs --force; a path outside the vault is refused.
     `memsearch unforget PATH` undoes a forget that was not purged.
     """
     if list_:
