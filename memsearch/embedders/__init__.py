@@ -20,7 +20,7 @@ from memsearch.embedders.choice import (
     embedder_for,
     index_manifest_embedder,
 )
-from memsearch.embedders.registry import DEFAULT_EMBEDDER, EMBEDDERS, get_embedder, split_spec
+from memsearch.embedders.registry import DEFAULT_EMBEDDER, EMBEDDERS, check_spec, get_embedder, split_spec
 
 __all__ = [
     "BACKEND_OPTIONS",
@@ -32,6 +32,7 @@ __all__ = [
     "EmbedderUnavailableError",
     "backend_options",
     "call_with_deadline",
+    "check_spec",
     "choose_embedder",
     "embedder_for",
     "get_embedder",

@@ -16,7 +16,7 @@ from typing import Any
 from memsearch.embedders.base import Embedder
 from memsearch.embedders.e5 import e5_factory
 from memsearch.embedders.minilm import minilm_factory
-from memsearch.errors import EmbedderError
+from memsearch.errors import ConfigError, EmbedderError
 
 
 def ollama_factory(option: str, **options: Any) -> Embedder:
@@ -47,6 +47,17 @@ def split_spec(spec: str) -> tuple[str, str]:
     """``"ollama:nomic-embed-text:256"`` -> ``("ollama", "nomic-embed-text:256")``; the name lower-cased."""
     name, _, option = spec.strip().partition(":")
     return name.strip().lower(), option.strip()
+
+
+def check_spec(spec: str) -> None:
+    """Raise :class:`~memsearch.errors.ConfigError` if ``spec`` names no backend of :data:`EMBEDDERS`.
+
+    For a spec a caller gives outright (``--embedder``): a typo there is bad input, to refuse before
+    anything is written, not an embedder failure to index around and record as the index's own."""
+    name, _ = split_spec(spec)
+    if name not in EMBEDDERS:
+        valid = ", ".join(sorted(EMBEDDERS))
+        raise ConfigError(f"unknown embedder {spec.strip()!r}; valid embedders: {valid}")
 
 
 def get_embedder(spec: str = DEFAULT_EMBEDDER, **options: Any) -> Embedder:

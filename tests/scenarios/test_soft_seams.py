@@ -236,7 +236,12 @@ def test_a_change_of_embedder_never_mixes_vectors(vault_copy, register) -> None:
     assert "semantic" in response.health.ran and not response.health.degraded
 
 
-def test_a_switch_to_an_embedder_that_cannot_be_made_keeps_the_old(vault_copy, register) -> None:
+def _cannot_be_made(option: str, **options):
+    raise EmbedderError("word2vec: its model file is missing")
+
+
+def test_a_switch_to_an_embedder_that_cannot_be_made_keeps_the_old(vault_copy, register, monkeypatch) -> None:
+    monkeypatch.setitem(registry.EMBEDDERS, "word2vec", _cannot_be_made)
     register("emb-a", Counting("a: "))
     index_vault(vault_copy, embedder="emb-a")
     report = index_vault(vault_copy, embedder="word2vec")
@@ -249,11 +254,12 @@ def test_a_switch_to_an_embedder_that_cannot_be_made_keeps_the_old(vault_copy, r
 
 
 def test_a_failed_switch_that_the_old_embedder_cannot_fully_serve_again_keeps_every_vector(
-    vault_copy, register
+    vault_copy, register, monkeypatch
 ) -> None:
     """The switch fails and the cache is gone, so the kept embedder embeds again, and refuses one
     text: that chunk keeps the vector it has. Nothing is committed, and the run's own index (what
     a watcher keeps) holds every vector the commit holds."""
+    monkeypatch.setitem(registry.EMBEDDERS, "word2vec", _cannot_be_made)
     a = Counting("a: ")
     register("emb-a", a)
     first = index_vault(vault_copy, embedder="emb-a")
@@ -327,8 +333,11 @@ def test_an_embedder_refusing_everything_is_given_up_quickly(vault_copy, registe
     assert counting.calls == 1 + MAX_SINGLE_FAILURES
 
 
-def test_an_unknown_embedder_still_indexes_the_rest(vault_copy) -> None:
-    report = index_vault(vault_copy, embedder="word2vec")
+def test_an_unknown_embedder_configured_for_the_jobs_still_indexes_the_rest(vault_copy, monkeypatch) -> None:
+    # Named outright (`--embedder word2vec`) it is refused (tests/indexer/test_run.py); named by the
+    # environment or memsearch.toml, which the cron job and the watcher read, the write goes on.
+    monkeypatch.setenv("MEMSEARCH_EMBEDDER", "word2vec")
+    report = index_vault(vault_copy)
     assert report.gaps == report.chunks and "valid embedders" in report.embedder_error
     response = open_index(vault_copy).search("sign_ed25519", k=1, now=NOW)
     assert response.results[0].path == "reference/redflag.md"
