@@ -202,3 +202,18 @@ def test_function_words_are_told_from_content_words_as_the_index_stems_them():
 
     assert all(is_function_word(t) for t in term_counts("many much several everything"))
     assert not any(is_function_word(t) for t in term_counts("algorithm boiler presentation"))
+
+
+def test_an_index_built_without_vectors_says_once_what_to_do(tmp_path):
+    # It said "no vectors in the index (embedding was skipped (--no-embed); run `memsearch index
+    # VAULT` to embed them); run `memsearch index VAULT` to fill them": the advice twice, nested.
+    from memsearch.api import index_vault, open_index
+
+    vault = tmp_path / "vault"
+    (vault / "journal").mkdir(parents=True)
+    (vault / "journal" / "2025-02-01.md").write_text("# Boiler\n\nThe boiler was serviced by Anna.\n")
+    index_vault(vault, embed=False)
+    response = open_index(vault).search("boiler", k=3)
+    why = response.health.failed["semantic"]
+    assert response.results and response.health.degraded
+    assert why.count("memsearch index") == 1 and "--no-embed" in why, why

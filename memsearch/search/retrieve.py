@@ -79,10 +79,14 @@ def retrieve_semantic(
     elif query_embedding.error:
         found.failed["semantic"] = query_embedding.error
     elif index.vectors is None or not len(index.vectors):
-        reason = index.manifest.get("embedder_error") or "the index has no vectors"
-        found.failed["semantic"] = (
-            f"no vectors in the index ({reason}); run `memsearch index VAULT` to fill them"
-        )
+        reason = index.manifest.get("embedder_error")
+        if reason and "memsearch index" in reason:  # it says what to do already
+            found.failed["semantic"] = f"no vectors in the index: {reason}"
+        else:
+            found.failed["semantic"] = (
+                f"no vectors in the index ({reason or 'none were made'}); run `memsearch index VAULT`"
+                " to fill them"
+            )
     else:
         found.skipped["semantic"] = query_embedding.skipped or "no query vector"
     found.timings["semantic"] = elapsed_ms(t)
