@@ -166,6 +166,14 @@ def test_missing_index_says_how_to_build_it(vault_copy):
     assert f"memsearch index {vault_copy}" in answer["error"]
 
 
+def test_missing_index_is_missing_at_a_revision_too(vault_copy):
+    # memory_search(at="HEAD") without an index answered "bad argument": the agent was told to fix
+    # its revision, when the vault has no index to go back in.
+    answer = MemoryTools(vault_copy).memory_search("keys", at="HEAD")
+    _readable(answer)
+    assert answer["code"] == "index_missing" and "memsearch index" in answer["error"]
+
+
 def test_auto_index_builds_the_missing_index(vault_copy):
     answer = MemoryTools(vault_copy, auto_index=True).memory_search("sign_ed25519", k=1)
     assert answer["ok"] and answer["results"][0]["path"] == "reference/redflag.md"

@@ -27,7 +27,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from memsearch.errors import IndexCorruptError, IndexWriteError, RevisionError
+from memsearch.errors import IndexCorruptError, IndexMissingError, IndexWriteError, RevisionError
 from memsearch.paths import IndexLayout, private_dir
 
 BRANCH = "main"
@@ -321,7 +321,8 @@ class IndexRepo:
     def resolve(self, rev: str) -> str:
         """The full commit id ``rev`` names (``HEAD~2``, a short id, ...), or RevisionError."""
         if not self.exists():
-            raise RevisionError(f"the index at {self.home} has no history yet; run `memsearch index VAULT`")
+            # No index to go back in: missing, as a search without ``at`` says it (not a bad revision).
+            raise IndexMissingError(f"no index at {self.home} yet; run `memsearch index VAULT` first")
         if not rev or rev.startswith("-"):
             raise RevisionError(f"{rev!r} is not a revision; `memsearch log` lists the index's commits")
         out = self.git("rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}", check=False).strip()
