@@ -283,6 +283,21 @@ def link_refusal(vault: Path, full: str) -> str | None:
     return None
 
 
+def folder_link(vault: Path, rel: str) -> str | None:
+    """Why ``rel`` is not read because a folder on its way is a symlink, else None. A scan never
+    follows a linked folder (it would bring in what lies outside the vault, or a second name for a
+    note), so a path given alone (``update_file``, ``index --paths``, ``watch``) must not either."""
+    here = os.fspath(vault)
+    folders = rel.split("/")[:-1]
+    for n, folder in enumerate(folders, 1):
+        here = os.path.join(here, folder)
+        if os.path.islink(here):
+            return (
+                f"its folder {'/'.join(folders[:n])}/ is a symlink, which a scan does not follow; not indexed"
+            )
+    return None
+
+
 def _encodable(rel: str) -> bool:
     try:
         rel.encode("utf-8")

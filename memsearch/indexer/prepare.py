@@ -36,6 +36,7 @@ from memsearch.scan import (
     PREFETCH_WINDOW,
     Skipped,
     VaultFile,
+    folder_link,
     git_commit_times,
     notebook_kind,
     notebook_root,
@@ -312,6 +313,8 @@ def prepare_file(
     full = vault / rel
     if not (full.is_file() or full.is_symlink()):
         return Skipped(rel, "the file is gone")
+    if linked := folder_link(vault, rel):
+        return Skipped(rel, linked)
     got = read_memory(vault, str(full), rel, forget, settings.modalities)
     if isinstance(got, Skipped):
         return got
@@ -343,6 +346,7 @@ def scan_vault(
     to have changed."""
     found: list[tuple[str, str]]  # (absolute path, vault-relative path)
     refused: list[Skipped] = []
+    skipped_alone: list[Skipped] = []  # paths given alone that a whole scan would not read
     if only is None:
         found = walk_memories(vault, refused)
         looked = {rel for _, rel in found}
@@ -352,14 +356,17 @@ def scan_vault(
             path = vault / rel
             try:
                 there = indexable(vault, rel) and (path.is_file() or path.is_symlink())
+                linked = folder_link(vault, rel) if there else None
             except OSError as exc:  # its folder refuses to be read: `watch` must not die of it
                 refused.append(Skipped(rel, f"cannot read: {exc.strerror or exc}", unreadable=True))
                 continue
-            if there:
+            if linked:  # not there, as a whole scan has it: an index that held it lets it go
+                skipped_alone.append(Skipped(rel, linked))
+            elif there:
                 found.append((str(path), rel))
         looked = set(only)
     files: dict[str, VaultFile] = {}
-    skipped: dict[str, str] = {item.path: item.reason for item in refused}
+    skipped: dict[str, str] = {item.path: item.reason for item in [*refused, *skipped_alone]}
     window = PREFETCH_WINDOW
     for n, (full, rel) in enumerate(found, 1):
         if n % window == 1:  # the next window's reads start while this one is read

@@ -157,3 +157,23 @@ def test_the_scan_announces_every_file_it_reads(vault_copy, monkeypatch):
     monkeypatch.setattr(prepare, "read_file", read_file)
     index_vault(vault_copy, embed=False)
     assert len(read) > 3 * 3 and sorted(set(announced)) == sorted(read)
+
+
+def test_a_path_through_a_linked_folder_is_not_read_alone_either(tmp_path):
+    # A whole scan never follows a linked folder, but `update_file("linkdir/s.md")` (and `index
+    # --paths`, `watch`) read through it: a note outside the vault was indexed and found.
+    vault, outside = tmp_path / "vault", tmp_path / "outside"
+    vault.mkdir()
+    outside.mkdir()
+    (outside / "s.md").write_text("# S\n\nThe zebra secret lives outside the vault.\n")
+    (vault / "a.md").write_text("# A\n\nA note inside.\n")
+    (vault / "linkdir").symlink_to(outside, target_is_directory=True)
+    index_vault(vault, embed=False)
+    engine = open_index(vault)
+    update = engine.update_file("linkdir/s.md")
+    assert update.action == "skipped" and "linkdir/ is a symlink" in (update.reason or ""), update
+    report = index_vault(vault, paths=["linkdir/s.md"], embed=False)
+    assert [s.path for s in report.skipped] == ["linkdir/s.md"] and not report.added
+    for searched in (engine, open_index(vault)):
+        assert not searched.search("zebra secret", k=5, strategies=["keyword"]).results
+    engine.close()
