@@ -330,32 +330,43 @@ def _broken_link(exc: OSError) -> str:
     return f"symlink cannot be followed: {exc.strerror or exc}"
 
 
+def in_git_work_tree(vault: Path) -> bool:
+    """Whether ``vault`` is a git repository's work tree or a folder of one (a ``.git`` folder, or
+    the ``.git`` file of a worktree or submodule, in it or above it)."""
+    here = Path(os.path.abspath(vault))
+    return any(os.path.lexists(folder / ".git") for folder in (here, *here.parents))
+
+
 def git_commit_times(vault: Path, paths: list[str] | None = None) -> dict[str, datetime]:
-    """Last commit time of every file tracked in the vault's git repository (one git call);
-    with ``paths``, of those files only (an update of a few files need not read all history)."""
-    if not (vault / ".git").exists():
-        return {}
+    """Last commit time of every file tracked in the git repository the vault is (or is a folder
+    of), by vault-relative path (one git call); with ``paths``, of those files only (an update of a
+    few files need not read all history)."""
     if paths is not None and not paths:
         return {}
+    if not in_git_work_tree(vault):
+        return {}
     limit = ["--", *paths] if paths else []
+    # -z: names as they are ("café.md" is otherwise quoted and escaped); --relative: the vault's
+    # files only, named from the vault (git names them from the repository's root).
+    log = ["log", "-z", "--format=%x00%x01%ct", "--name-only", "--no-renames", "--relative"]
     try:
         out = subprocess.run(
-            ["git", "-C", str(vault), "log", "--format=%x00%ct", "--name-only", "--no-renames", *limit],
+            ["git", "-C", str(vault), *log, *limit],
             capture_output=True,
             text=True,
             timeout=60,
             check=True,
         ).stdout
-    except (OSError, subprocess.SubprocessError):
+    except (OSError, subprocess.SubprocessError, UnicodeDecodeError):
         return {}
     times: dict[str, datetime] = {}
-    for block in out.split("\x00")[1:]:
-        lines = block.strip().splitlines()
-        if not lines:
-            continue
-        when = datetime.fromtimestamp(int(lines[0]), tz=UTC)
-        for name in lines[1:]:
-            times.setdefault(name.strip(), when)  # newest commit comes first
+    when: datetime | None = None
+    for field in out.split("\x00"):
+        field = field.lstrip("\n")
+        if field.startswith("\x01"):
+            when = datetime.fromtimestamp(int(field[1:]), tz=UTC)
+        elif field and when is not None:
+            times.setdefault(field, when)  # newest commit comes first
     return times
 
 

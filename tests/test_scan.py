@@ -87,3 +87,71 @@ def test_a_note_and_a_query_in_either_unicode_form_meet(vault_copy):
         assert hits and hits[0].path == "reference/trip.md", query
     assert (vault_copy / "reference" / "trip.md").read_bytes() == nfd.encode("utf-8")  # left as saved
     assert "zu" not in {e for r in engine.search("Zürich office", k=5).results for e in r.entities}
+
+
+def _git(cwd, *args, date: str | None = None) -> None:
+    import os
+    import subprocess
+
+    env = {**os.environ, "GIT_AUTHOR_NAME": "a", "GIT_AUTHOR_EMAIL": "a@b", "GIT_COMMITTER_NAME": "a"}
+    env["GIT_COMMITTER_EMAIL"] = "a@b"
+    if date:
+        env["GIT_AUTHOR_DATE"] = env["GIT_COMMITTER_DATE"] = date
+    subprocess.run(["git", "-C", str(cwd), *args], check=True, capture_output=True, env=env)
+
+
+def test_a_vault_in_a_folder_of_a_git_repository_is_dated_by_its_commits_and_its_index_excluded(tmp_path):
+    # A vault that was a folder of a repository (a monorepo's notes/) was dated by mtime, and its
+    # index folder (every note's text and vector) showed as untracked, one `git add .` from a commit;
+    # a name git quotes ("café.md") was dated by mtime in a vault at the repository's root too.
+    import subprocess
+    from datetime import UTC, datetime
+
+    from memsearch.scan import git_commit_times
+
+    repo = tmp_path / "repo"
+    vault = repo / "notes"
+    vault.mkdir(parents=True)
+    (vault / "café.md").write_text("# Café\n\nThe espresso machine was descaled.\n")
+    (vault / 'say "hi".md').write_text("# Hi\n\nA greeting.\n")
+    (repo / "README.md").write_text("# Repo\n")
+    _git(repo, "init", "-q")
+    _git(repo, "add", ".")
+    _git(repo, "commit", "-qm", "notes", date="2020-01-01T00:00:00Z")
+    dated = datetime(2020, 1, 1, tzinfo=UTC)
+    assert git_commit_times(vault) == {"café.md": dated, 'say "hi".md': dated}
+    assert git_commit_times(repo)["notes/café.md"] == dated
+    assert git_commit_times(vault, ["café.md"]) == {"café.md": dated}
+
+    index_vault(vault, embed=False)
+    until = open_index(vault).search("espresso machine descaled", k=3, until="2021-01-01")
+    assert [r.path for r in until.results] == ["café.md"]
+    status = subprocess.run(
+        ["git", "-C", str(repo), "status", "--porcelain", "--untracked-files=all"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert ".memsearch" not in status.stdout, status.stdout
+    assert "/notes/.memsearch/" in (repo / ".git" / "info" / "exclude").read_text()
+
+
+def test_a_vault_in_a_git_worktree_gets_its_index_excluded(tmp_path):
+    import subprocess
+
+    repo, tree = tmp_path / "repo", tmp_path / "tree"
+    repo.mkdir()
+    (repo / "note.md").write_text("# Note\n\nA line.\n")
+    _git(repo, "init", "-q")
+    _git(repo, "add", ".")
+    _git(repo, "commit", "-qm", "one")
+    _git(repo, "worktree", "add", "-q", str(tree))
+    assert (tree / ".git").is_file()
+    index_vault(tree, embed=False)
+    status = subprocess.run(
+        ["git", "-C", str(tree), "status", "--porcelain", "--untracked-files=all"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert ".memsearch" not in status.stdout, status.stdout

@@ -6,6 +6,7 @@ import contextlib
 import dataclasses
 import errno
 import os
+import subprocess
 import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -29,23 +30,36 @@ from memsearch.paths import check_home, default_home, tighten_private_dir
 from memsearch.retrieval import push, record_backend
 from memsearch.scan import (
     check_vault,
+    in_git_work_tree,
     walk_order,
 )
 from memsearch.signals import after_index
 
 
 def _exclude_from_vault_git(vault: Path, index_home: Path) -> None:
-    """A vault that is a git repository gets the index folder in its ``.git/info/exclude`` (it
-    showed as untracked, one `git add .` from committing every vector). Never fails a run."""
-    git_dir = vault / ".git"
-    if not git_dir.is_dir():
+    """A vault in a git work tree (the repository's root or a folder of it; a worktree too) gets
+    the index folder in the repository's exclude file (it showed as untracked, one `git add .`
+    from committing every note's text and vector). Never fails a run."""
+    if not in_git_work_tree(vault):
         return
     try:
-        rel = Path(os.path.abspath(index_home)).relative_to(os.path.abspath(vault)).as_posix()
+        out = subprocess.run(
+            ["git", "-C", str(vault), "rev-parse", "--show-toplevel", "--git-path", "info/exclude"],
+            capture_output=True,
+            text=True,
+            timeout=30,
+            check=True,
+        ).stdout.splitlines()
+    except (OSError, subprocess.SubprocessError, UnicodeDecodeError):
+        return
+    if len(out) != 2:
+        return
+    top, exclude = Path(out[0]), vault / out[1]  # the exclude file's path is the vault's (-C)
+    try:
+        rel = Path(os.path.realpath(index_home)).relative_to(os.path.realpath(top)).as_posix()
     except ValueError:
-        return  # the index lives outside the vault
+        return  # the index lives outside the work tree
     line = f"/{rel}/"
-    exclude = git_dir / "info" / "exclude"
     with contextlib.suppress(OSError, UnicodeDecodeError):
         text = exclude.read_text(encoding="utf-8") if exclude.exists() else ""
         if line in text.splitlines():
