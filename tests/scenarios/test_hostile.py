@@ -7,9 +7,11 @@ import subprocess
 from pathlib import Path
 
 import numpy as np
+import pytest
 from click.testing import CliRunner
 
 from memsearch.cli import main
+from memsearch.errors import ConfigError
 
 LONG = 300_000
 
@@ -176,7 +178,9 @@ def test_memory_open_refuses_what_the_index_would_not_follow(vault_copy):
     assert tools.memory_open("sub/ok.md")["ok"]
 
 
-def test_a_vault_folder_and_an_embedder_name_with_a_non_utf8_byte_are_indexed_and_searched(tmp_path):
+def test_a_vault_folder_and_an_embedder_name_with_a_non_utf8_byte_are_indexed_and_searched(
+    tmp_path, monkeypatch
+):
     """Python reads a non-UTF-8 byte of argv or a path as a surrogate escape; the manifest and the
     snapshot hold such names as JSON escapes (writing them as UTF-8 raised UnicodeEncodeError)."""
     import shutil
@@ -189,8 +193,12 @@ def test_a_vault_folder_and_an_embedder_name_with_a_non_utf8_byte_are_indexed_an
     shutil.copytree(FIXTURE_VAULT, vault)
     first = index_vault(vault)
     assert first.files >= 12 and not first.skipped
-    # An embedder name no backend has keeps the index's own (the soft seam), and says so.
-    kept = index_vault(vault, embedder="bad\udcffname")
+    # An embedder name no backend has, from the environment, keeps the index's own (the soft
+    # seam), and says so; named outright, it is refused, and the message holds the name escaped.
+    with pytest.raises(ConfigError, match=r"unknown embedder 'bad\\udcffname'"):
+        index_vault(vault, embedder="bad\udcffname")
+    monkeypatch.setenv("MEMSEARCH_EMBEDDER", "bad\udcffname")
+    kept = index_vault(vault)
     assert kept.embedder == first.embedder and "did not switch" in kept.embedder_note
     response = open_index(vault).search("signing keys", k=3)
     assert response.results and "semantic" in response.health.ran
