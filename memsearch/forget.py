@@ -41,6 +41,7 @@ from memsearch.index import in_memory, loading
 from memsearch.index.forget_list import (
     ForgetList,
     entity_hash,
+    folder_hash,
     load_forget_list,
     path_hash,
     save_forget_list,
@@ -132,12 +133,22 @@ def forget(
         report_files: list[str] = []
         not_found: list[str] = []
         rels = [_relative(vault, p) for p in paths]  # refused before anything changes
+        if "" in rels:
+            raise NothingToForgetError(
+                f"{str(paths[rels.index('')])!r} names the whole vault: forget its files or folders by"
+                " name (a whole index is deleted with its folder). Nothing was changed"
+            )
+        folders: list[str] = []  # forgotten as folders: what is written there later stays out too
         for p, rel in zip(paths, rels, strict=True):
             hit = _lookup(vault, manifest, rel)
             if not hit:
                 not_found.append(rel or str(p))
-                if rel:  # not indexed now, but never to be indexed either
-                    forget_now.paths.add(path_hash(rel))
+                if rel:  # not indexed now, but never to be indexed either (as a file or a folder)
+                    forget_now.paths |= {path_hash(rel), folder_hash(rel)}
+                    folders.append(rel)
+            elif rel and hit != [rel]:
+                forget_now.paths.add(folder_hash(rel))
+                folders.append(rel)
             for f in hit:
                 forget_now.paths.add(path_hash(f))
                 if f in files:
@@ -172,6 +183,8 @@ def forget(
             for f in [*report_files, *not_found]:
                 if f and path_hash(f) in forget_now.paths:
                     forget.names[path_hash(f)] = f
+            for folder in folders:
+                forget.names[folder_hash(folder)] = folder.rstrip("/") + "/"
         crashpoint("forget-list-unsaved")  # a kill here: the forget did not happen, nothing half done
         warning = save_forget_list(home, forget, vault)
         inbox = signal_inbox(vault, home)
@@ -239,10 +252,15 @@ class Forgotten:
 
 
 def _vault_names(vault: Path, wanted: set[str]) -> dict[str, str]:
-    """path hash -> vault-relative path, for the vault's files (hidden folders left out) among ``wanted``."""
+    """path hash -> vault-relative path, for the vault's files and folders (``folder/``; hidden
+    folders left out) among ``wanted``."""
     found: dict[str, str] = {}
     for root, dirs, names in os.walk(vault):
         dirs[:] = [d for d in dirs if not d.startswith(".")]
+        for name in dirs:
+            rel = (Path(root) / name).relative_to(vault).as_posix()
+            if folder_hash(rel) in wanted:
+                found[folder_hash(rel)] = rel + "/"
         for name in names:
             rel = (Path(root) / name).relative_to(vault).as_posix()
             h = path_hash(rel)
@@ -314,23 +332,25 @@ def unforget(
         if entity:
             _check_entity_forgotten(forget, entity, force)
         rels = [_relative(vault, p, outside=True) for p in paths]
+        taken: list[set[str]] = []  # each path's hashes: itself, or a folder and what was under it
         for rel in rels:
-            h = path_hash(rel)
-            if h not in forget.paths:
+            hashes = {path_hash(rel)} & forget.paths | _forgotten_folder(vault, forget, rel)
+            if not hashes:
                 raise MemsearchError(
                     f"{rel!r} is not forgotten (`memsearch forget --list` shows what is); nothing was changed"
                 )
-            if h in forget.purged and not force:
+            if hashes & forget.purged and not force:
                 raise MemsearchError(
                     f"{rel!r} was forgotten with --purge-history: what the index held of it is gone and"
                     " cannot come back; pass --force to let the vault's file be indexed again. Nothing"
                     " was changed"
                 )
-        for rel in rels:
-            h = path_hash(rel)
-            forget.paths.discard(h)
-            forget.purged.discard(h)
-            forget.names.pop(h, None)
+            taken.append(hashes)
+        for hashes in taken:
+            forget.paths -= hashes
+            forget.purged -= hashes
+            for h in hashes:
+                forget.names.pop(h, None)
         if entity:
             forget.remove_entity(_name_keys(entity))
             rels.append(entity)
@@ -340,6 +360,17 @@ def unforget(
         if target.exists():
             atomic_write(target, forget.to_json(with_names=False))
         return rels
+
+
+def _forgotten_folder(vault: Path, forget: ForgetList, rel: str) -> set[str]:
+    """The hashes a forget of the folder ``rel`` left (the folder's, each file's under it that the
+    forget list names or the vault holds); empty if the folder is not forgotten."""
+    if not rel or folder_hash(rel) not in forget.paths:
+        return set()
+    prefix = rel.rstrip("/") + "/"
+    named = {h for h, name in forget.names.items() if name.startswith(prefix)}
+    held = {path_hash(f"{prefix}{p.relative_to(vault / rel).as_posix()}") for p in (vault / rel).rglob("*")}
+    return {folder_hash(rel)} | ((named | held) & forget.paths)
 
 
 def _check_entity_forgotten(forget: ForgetList, entity: str, force: bool) -> None:

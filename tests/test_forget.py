@@ -11,7 +11,7 @@ from index_bytes import every_byte, git_objects
 
 from memsearch.api import index_vault, log, open_index
 from memsearch.cli import main
-from memsearch.forget import forget
+from memsearch.forget import forget, unforget
 from memsearch.index import loading, snapshots
 
 SECRET = "secret/diary.md"
@@ -222,3 +222,25 @@ def test_a_name_no_chunk_names_is_refused_unless_forced(vault_copy):
     assert "journal/qv.md" not in _paths(open_index(vault_copy).search("tea with Quillon Vask", k=5))
     # a name forgotten already may be forgotten again (to purge its history, say)
     assert forget(vault_copy, entity="Quillon Vask", purge_history=True).purged
+
+
+def test_a_forgotten_folder_keeps_out_what_is_written_there_later(vault_copy):
+    # `forget journal/` forgot the files there then, but a note written there later was indexed
+    # and found, as was one in a folder forgotten before it existed (`forget secrets/ --force`).
+    index_vault(vault_copy, embed=False)
+    assert forget(vault_copy, ["journal/"]).files
+    assert forget(vault_copy, ["secrets/"], force=True).not_found == ["secrets"]
+    _write(vault_copy, "journal/2026-01-01.md", "# New day\n\nThe kumquat password is here.\n")
+    _write(vault_copy, "secrets/deep/a.md", "# S\n\nAnother kumquat password.\n")
+    report = index_vault(vault_copy, embed=False)
+    assert {"journal/2026-01-01.md", "secrets/deep/a.md"} <= {s.path for s in report.skipped}
+    assert not open_index(vault_copy).search("kumquat password", k=5, strategies=["keyword"]).results
+    listed = CliRunner().invoke(main, ["forget", "--list", "--vault", str(vault_copy)]).output
+    assert "journal/  [in the vault" in listed and "secrets/  [in the vault" in listed, listed
+    # unforgotten as a folder, what is there comes back
+    assert unforget(vault_copy, ["journal/"]) == ["journal"] and unforget(vault_copy, ["secrets"])
+    index_vault(vault_copy, embed=False)
+    found = _paths(open_index(vault_copy).search("kumquat password", k=5, strategies=["keyword"]))
+    assert found == {"journal/2026-01-01.md", "secrets/deep/a.md"}
+    result = CliRunner().invoke(main, ["forget", ".", "--force", "--vault", str(vault_copy)])
+    assert result.exit_code == 1 and "names the whole vault" in result.output

@@ -34,6 +34,12 @@ def path_hash(rel: str) -> str:
     return sha256_hex("path:" + rel)
 
 
+def folder_hash(rel: str) -> str:
+    """The hash a forgotten folder is kept under (``journal`` -> that of ``journal/``): every path
+    under it is forgotten (:meth:`ForgetList.has_path`)."""
+    return path_hash(rel.rstrip("/") + "/")
+
+
 def entity_hash(key: str) -> str:
     return sha256_hex("entity:" + normalize_entity(key))
 
@@ -111,7 +117,13 @@ class ForgetList:
         return bool(self.paths or self.entities)
 
     def has_path(self, rel: str) -> bool:
-        return path_hash(rel) in self.paths
+        """Whether ``rel`` is forgotten: itself, or a folder it is in (a file written there later
+        stays out too)."""
+        paths = self.paths
+        if path_hash(rel) in paths:
+            return True
+        folders = rel.split("/")[:-1]
+        return any(path_hash("/".join(folders[:n]) + "/") in paths for n in range(1, len(folders) + 1))
 
     def is_redacted(self, rel: str) -> bool:
         return bool(self.redacted) and path_hash(rel) in self.redacted
