@@ -244,3 +244,24 @@ def test_a_forgotten_folder_keeps_out_what_is_written_there_later(vault_copy):
     assert found == {"journal/2026-01-01.md", "secrets/deep/a.md"}
     result = CliRunner().invoke(main, ["forget", ".", "--force", "--vault", str(vault_copy)])
     assert result.exit_code == 1 and "names the whole vault" in result.output
+
+
+def test_a_forget_list_that_cannot_be_read_stops_the_index_instead_of_bringing_the_forgotten_back(vault_copy):
+    # The vault's forget list is versioned with the vault: a merge conflict in it was read as an
+    # empty list, and a fresh clone's index run brought the forgotten file back, exit 0.
+    index_vault(vault_copy, embed=False)
+    gone = "reference/redflag.md"
+    forget(vault_copy, [gone])
+    listed = vault_copy / ".memsearch-forgotten.json"
+    listed.write_text("<<<<<<< HEAD\n" + listed.read_text())
+    import shutil
+
+    shutil.rmtree(vault_copy / ".memsearch")
+    result = CliRunner().invoke(main, ["index", str(vault_copy), "--no-embed"])
+    assert result.exit_code == 1 and str(listed) in result.output and "cannot be read" in result.output
+    assert "Traceback" not in result.output
+    assert listed.read_text().startswith("<<<<<<< HEAD\n")  # nothing wrote over what it holds
+    listed.write_text(listed.read_text().removeprefix("<<<<<<< HEAD\n"))
+    index_vault(vault_copy, embed=False)
+    found = open_index(vault_copy).search("sign_ed25519", k=5, strategies=["keyword"])
+    assert found.results and gone not in _paths(found)

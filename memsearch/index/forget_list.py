@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
 
+from memsearch.errors import ConfigError
 from memsearch.index.graph import normalize as normalize_entity
 from memsearch.paths import IndexLayout, atomic_write
 
@@ -236,12 +237,18 @@ class ForgetList:
 
 
 def read_forget_list(path: Path) -> ForgetList:
+    """The forget list at ``path`` (empty if there is none). One that cannot be read raises
+    :class:`ConfigError`: read as empty, it let every forgotten memory back into the next index
+    run (a merge conflict in the vault's copy, which is versioned with the vault, is the usual cause)."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    except FileNotFoundError:
         return ForgetList()
+    except (OSError, ValueError) as exc:
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise ConfigError(_unreadable(path, why)) from exc
     if not isinstance(data, dict):
-        return ForgetList()
+        raise ConfigError(_unreadable(path, f"a JSON {type(data).__name__}, not an object"))
 
     def strings(key: str) -> set[str]:
         value = data.get(key, ())
@@ -271,6 +278,14 @@ def read_forget_list(path: Path) -> ForgetList:
         groups,
         strings("redacted"),
         strings("redacted_purged"),
+    )
+
+
+def _unreadable(path: Path, why: str) -> str:
+    return (
+        f"the forget list {path} cannot be read ({why}); mend it (after a merge conflict, take either"
+        " side's lines, or the file from the vault's history) and run again. Until then memsearch"
+        " writes no index: what it lists would be indexed again"
     )
 
 
