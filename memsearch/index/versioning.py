@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import signal
 import subprocess
 from dataclasses import dataclass
@@ -326,7 +327,8 @@ class IndexRepo:
         if not rev or rev.startswith("-"):
             raise RevisionError(f"{rev!r} is not a revision; `memsearch log` lists the index's commits")
         out = self.git("rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}", check=False).strip()
-        if not out:
+        # A range ("HEAD~1..HEAD", "^HEAD") fails --verify but still prints its ends: one line or none.
+        if not re.fullmatch(rb"[0-9a-f]{40}|[0-9a-f]{64}", out):
             raise RevisionError(
                 f"{rev!r} names no commit of the index at {self.home}; `memsearch log` lists them"
             )

@@ -93,8 +93,10 @@ def test_search_at_through_the_cli(vault_copy):
     )
     assert out.exit_code == 0, out.output
     assert [r for r in json.loads(out.output)["results"]] == seen[reports[1].commit][3]
-    bad = runner.invoke(main, ["search", "zebracorn", "--vault", str(vault_copy), "--at", "nonsense"])
-    assert bad.exit_code == 1 and "names no commit" in bad.output
+    # A range printed its two ends, read as one id: "the commit has no manifest; rebuild the index"
+    for rev in ("nonsense", "HEAD~1..HEAD", "^HEAD"):
+        bad = runner.invoke(main, ["search", "zebracorn", "--vault", str(vault_copy), "--at", rev])
+        assert bad.exit_code == 1 and f"{rev!r} names no commit" in bad.output, bad.output
 
 
 def test_rollback_restores_the_results_as_a_new_commit(vault_copy):
