@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from memsearch.errors import LockBusyError
-from memsearch.paths import IndexLayout, check_home, private_dir
+from memsearch.paths import IndexLayout, check_home, private_dir, unwritable_home
 
 #: How long a writer waits for another one by default (a first index of a large vault embeds for
 #: minutes; an hourly cron job that waits a quarter of an hour still never piles up).
@@ -75,8 +75,11 @@ def index_lock(
     try:
         if lock.depth == 0:
             check_home(home)  # before anything is written there
-            private_dir(home)
-            fd = os.open(lock.path, os.O_RDWR | os.O_CREAT, 0o600)
+            try:
+                private_dir(home)
+                fd = os.open(lock.path, os.O_RDWR | os.O_CREAT, 0o600)
+            except OSError as exc:
+                raise unwritable_home(home, exc) from exc
             try:
                 while True:
                     try:

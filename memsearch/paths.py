@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from memsearch.errors import UnsafeIndexHomeError
+from memsearch.errors import IndexWriteError, UnsafeIndexHomeError
 
 
 def default_home(vault: Path) -> Path:
@@ -66,6 +66,14 @@ def private_dir(path: Path) -> Path:
             continue
         os.chmod(folder, 0o700)  # mkdir's mode is filtered by the umask
     return path
+
+
+def unwritable_home(home: Path, exc: OSError) -> IndexWriteError:
+    """The error for an index home that cannot be made or written (a read-only vault or disk)."""
+    return IndexWriteError(
+        f"cannot write the index at {home} ({exc.strerror or exc}): keep it elsewhere (--index-dir DIR,"
+        " or $MEMSEARCH_HOME) or make that folder writable, and run again; nothing was changed"
+    )
 
 
 def tighten_private_dir(path: Path) -> Path:
@@ -105,6 +113,12 @@ def check_home(home: Path) -> None:
         st = os.stat(path)
     except OSError:
         st = None
+    if st is None and os.path.islink(path):  # mkdir would fail on it, chmod raise "no such file"
+        raise UnsafeIndexHomeError(
+            f"the index home {path} is a symlink to {os.readlink(path)}, which is not there (a disk not"
+            " mounted?): make it reachable, remove the link, or keep the index elsewhere (--index-dir,"
+            " or $MEMSEARCH_HOME)"
+        )
     if st is not None and not stat.S_ISDIR(st.st_mode):
         raise UnsafeIndexHomeError(
             f"the index home {path} is a file, not a folder: move it away, or keep the index"

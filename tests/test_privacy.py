@@ -182,3 +182,48 @@ def test_an_index_home_that_is_a_file_is_named_with_the_remedy_by_every_verb(vau
         assert "is a file, not a folder: move it away" in result.output, (args, result.output)
         assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
     assert (vault_copy / ".memsearch").read_text() == "junk"
+
+
+def test_an_index_home_that_is_a_dangling_link_is_named_with_the_remedy(vault_copy, tmp_path, monkeypatch):
+    # A .memsearch linked to a disk not mounted: `index` raised FileNotFoundError from chmod, and
+    # search told the user to run `memsearch index`, the command that crashed.
+    monkeypatch.delenv("MEMSEARCH_HOME", raising=False)
+    (vault_copy / ".memsearch").symlink_to(tmp_path / "unplugged")
+    for args in (
+        ["index", str(vault_copy), "--no-embed"],
+        ["reindex", str(vault_copy)],
+        ["search", "signing keys", "--vault", str(vault_copy)],
+    ):
+        result = CliRunner().invoke(main, args)
+        assert result.exit_code == 1, (args, result.output)
+        assert "is a symlink to" in result.output and "which is not there" in result.output, result.output
+        assert "unexpected" not in result.output, result.output
+        assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    assert not (tmp_path / "unplugged").exists()
+
+
+def test_a_read_only_vault_is_told_where_else_the_index_can_go(vault_copy, tmp_path, monkeypatch):
+    # `memsearch index` of a read-only vault printed a PermissionError traceback from mkdir; with
+    # the index there and read-only, one from the lock. (As root, the run drops the capability
+    # that reads past permissions, as an ordinary user has none.)
+    import shutil
+    import subprocess
+    import sys
+
+    monkeypatch.delenv("MEMSEARCH_HOME", raising=False)
+    command = [sys.executable, "-m", "memsearch.cli", "index", str(vault_copy), "--no-embed"]
+    if os.geteuid() == 0:
+        if not shutil.which("setpriv"):
+            pytest.skip("running as root without setpriv: permissions cannot be made to hold")
+        caps = "-dac_override,-dac_read_search"
+        command = ["setpriv", f"--bounding-set={caps}", f"--inh-caps={caps}", *command]
+    try:
+        for folder in (vault_copy, *vault_copy.rglob("*")):
+            folder.chmod(folder.stat().st_mode & ~0o222)
+        result = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    finally:
+        for folder in (vault_copy, *vault_copy.rglob("*")):
+            folder.chmod(folder.stat().st_mode | 0o200)
+    assert result.returncode == 1, result
+    assert f"cannot write the index at {vault_copy / '.memsearch'}" in result.stderr, result.stderr
+    assert "--index-dir" in result.stderr and "Traceback" not in result.stderr

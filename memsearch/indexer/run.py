@@ -26,7 +26,7 @@ from memsearch.indexer.writer import (
     open_for_write,
 )
 from memsearch.lock import DEFAULT_LOCK_TIMEOUT, index_lock
-from memsearch.paths import check_home, default_home, tighten_private_dir
+from memsearch.paths import check_home, default_home, tighten_private_dir, unwritable_home
 from memsearch.retrieval import push, record_backend
 from memsearch.scan import (
     check_vault,
@@ -115,7 +115,10 @@ def index_vault(
     settings = (settings or Settings()).with_vault_config(vault)
     index_home = Path(index_home) if index_home else default_home(vault)
     check_home(index_home)  # refused as it is found: making it 0700 now would hide a swap
-    tighten_private_dir(index_home)
+    try:
+        tighten_private_dir(index_home)
+    except OSError as exc:  # a read-only vault or disk: say where the index can go instead
+        raise unwritable_home(index_home, exc) from exc
     _exclude_from_vault_git(vault, index_home)
     chosen = parse_backend(backend, vault) if backend is not None else None
     if embedder is not None and embedder.strip():
