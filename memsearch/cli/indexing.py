@@ -17,7 +17,9 @@ from memsearch.cli.options import (
     echo_json,
     exits_on_error,
     json_option,
+    lock_wait,
     vault_options,
+    wait_option,
 )
 from memsearch.errors import LockBusyError, MemsearchError
 
@@ -44,6 +46,7 @@ from memsearch.errors import LockBusyError, MemsearchError
     " (PATH.db), or builtin (recorded in the index; default: the recorded one, else [backend] uri in"
     " memsearch.toml, else builtin).",
 )
+@wait_option("Seconds to wait for another writer (index, watch, reindex) before giving up (900; 0: none).")
 @json_option("Print the report as JSON.")
 @exits_on_error
 def index(
@@ -53,6 +56,7 @@ def index(
     embedder: str | None,
     reembed: bool,
     backend: str | None,
+    wait: float | None,
     as_json: bool,
 ) -> None:
     """Index VAULT (incremental over the embedding cache: unchanged text is never embedded twice)."""
@@ -66,6 +70,7 @@ def index(
             embedder=embedder,
             reembed=reembed,
             backend=backend,
+            **lock_wait(wait),
         )
     finally:
         if bar:

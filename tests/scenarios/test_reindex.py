@@ -84,6 +84,11 @@ def test_a_held_lock_is_waited_for_then_reported(vault_copy):
         )
         assert waited.returncode == EXIT_LOCKED and "after waiting 1 s" in waited.stderr
         assert time.monotonic() - started >= 1.0
+        # `index` waited up to 900 s, silently, and its message said to pass a --wait it lacked
+        index = [sys.executable, "-m", "memsearch.cli", "index", str(vault_copy), "--no-embed", "--wait"]
+        for seconds in ("0", "1"):
+            busy = subprocess.run([*index, seconds], capture_output=True, text=True, timeout=120)
+            assert busy.returncode == 1 and "test holder" in busy.stderr and "--wait" in busy.stderr
     finally:
         proc.kill()
         proc.wait()
