@@ -53,7 +53,9 @@ from memsearch.scan import NOTEBOOK_SUFFIXES
 #: 15: a note named by a timestamp id is dated by it ("202311141230 Leitner boxes").
 #: 16: a note is read in Unicode's composed form (NFC): one saved decomposed (NFD) was indexed as
 #:     "zu", "rich" for "Zürich" (scan.composed).
-CHUNKER_VERSION = 16
+#: 17: a lone carriage return in a file of line feeds is a character of its line, as grep and sed
+#:     count (a progress bar pasted from a terminal put every later anchor lines down).
+CHUNKER_VERSION = 17
 
 #: The chunking strategies whose notes are subjects a link can name (:func:`note_identity`).
 SUBJECT_STRATEGIES = frozenset({"sections", "archive", "chapters"})

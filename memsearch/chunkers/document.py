@@ -27,8 +27,12 @@ _DECORATION_RE = re.compile(
 
 
 def split_lines(text: str) -> list[str]:
-    """A file's lines as ``grep -n`` and ``Path.read_text`` count them (CRLF and CR end lines too)."""
-    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    """A file's lines as ``grep -n``, ``sed -n`` and ``wc -l`` count them: a line feed ends a line
+    (CRLF too). A carriage return alone ends one only in a file with no line feed (as old Macs
+    wrote); in any other it is a character of its line (a progress bar pasted from a terminal)."""
+    if "\n" in text:
+        return text.replace("\r\n", "\n").split("\n")
+    return text.replace("\r", "\n").split("\n")
 
 
 def is_blank(line: str) -> bool:

@@ -87,6 +87,18 @@ def test_sections_split_at_setext_headings_as_at_atx_ones():
     assert spans("reference/notes.md", not_headings) == [(1, 9)]
 
 
+def test_a_lone_carriage_return_in_a_file_of_line_feeds_ends_no_line():
+    """As grep -n, sed -n and wc -l count: a progress bar pasted from a terminal ("10%\r 100%") put
+    every later anchor two lines below its line. A file of carriage returns alone (old Macs) is
+    still read line by line."""
+    text = md("# Log", "", "## A", "", "p 10%\r p 50%\r p 100%", "done", "", "## B", "", "f")
+    assert split_lines(text)[4] == "p 10%\r p 50%\r p 100%"
+    assert spans("reference/log.md", text) == [(1, 6), (8, 10)]
+    assert spans("reference/log.md", text.replace("\n", "\r\n")) == [(1, 6), (8, 10)]
+    old_mac = text.replace("\r", " ").replace("\n", "\r")
+    assert spans("reference/log.md", old_mac) == [(1, 6), (8, 10)]
+
+
 def test_sections_bare_title_joins_its_first_child_section_but_empty_sibling_stays():
     text = md("# Redflag", "", "## Overview", "Text.", "## Empty", "## Next", "More.")
     assert spans("reference/redflag.md", text) == [(1, 4), (5, 5), (6, 7)]
