@@ -204,19 +204,20 @@ def read_file(vault: Path, path: Path | str, rel: str | None = None) -> VaultFil
         )
     try:
         info = os.lstat(full)
-        if stat.S_ISLNK(info.st_mode):
+        linked = stat.S_ISLNK(info.st_mode)
+        if linked:
             refused = link_refusal(vault, full)
             if refused:
                 return Skipped(rel, refused)
-            info = os.stat(full)
-        if not stat.S_ISREG(info.st_mode):  # reading a FIFO would wait for a writer forever
-            return Skipped(rel, "not a regular file (a FIFO, socket or device); not indexed")
-        if info.st_size > MAX_FILE_BYTES:
-            return Skipped(
-                rel,
-                f"file is {info.st_size // 1_048_576} MB, over the {MAX_FILE_BYTES // 1_048_576} MB limit",
-            )
-        with open(full, "rb") as fh:
+        # What is read is what was opened (fstat): a file swapped for a FIFO after a stat would
+        # block the open or the read for ever; opened without blocking, the FIFO is named and left.
+        flags = os.O_RDONLY | os.O_NONBLOCK | (0 if linked else os.O_NOFOLLOW)
+        with open(os.open(full, flags), "rb") as fh:
+            info = os.fstat(fh.fileno())
+            if not stat.S_ISREG(info.st_mode):
+                return Skipped(rel, "not a regular file (a FIFO, socket or device); not indexed")
+            if info.st_size > MAX_FILE_BYTES:
+                return Skipped(rel, _too_big(info.st_size))
             data = fh.read()
     except OSError as exc:
         return Skipped(rel, f"cannot read: {exc.strerror or exc}", unreadable=not _gone(exc))
@@ -231,6 +232,14 @@ def read_file(vault: Path, path: Path | str, rel: str | None = None) -> VaultFil
     if utf16 and "\x00" in text[:8192]:
         return Skipped(rel, _BINARY)
     return VaultFile(rel, composed(text), hashlib.sha256(data).hexdigest(), info.st_mtime)
+
+
+def _too_big(size: int) -> str:
+    limit = MAX_FILE_BYTES / 1_048_576
+    return (
+        f"file is {size / 1_048_576:.1f} MB, over the {limit:g} MB limit; split it into several notes"
+        " to index it"
+    )
 
 
 def composed(text: str) -> str:

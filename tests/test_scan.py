@@ -155,3 +155,39 @@ def test_a_vault_in_a_git_worktree_gets_its_index_excluded(tmp_path):
         check=True,
     )
     assert ".memsearch" not in status.stdout, status.stdout
+
+
+def test_a_note_swapped_for_a_fifo_while_it_is_read_is_never_waited_on(tmp_path):
+    """A FIFO renamed over a note between the scan's stat and its open blocked the open for ever
+    (the watcher's and the cron job's scan hung). Races for two seconds: each read must end."""
+    import os
+    import threading
+    import time
+
+    from memsearch.scan import Skipped, VaultFile, read_file
+
+    vault = tmp_path / "vault"
+    vault.mkdir()
+    note, plain, pipe = vault / "x.md", tmp_path / "plain.md", tmp_path / "pipe.md"
+    stop = time.monotonic() + 2.0
+    seen: list[object] = []
+
+    def swap() -> None:
+        while time.monotonic() < stop:
+            plain.write_text("# X\n\nA line.\n")
+            os.replace(plain, note)
+            os.mkfifo(pipe)
+            os.replace(pipe, note)
+
+    def read() -> None:
+        while time.monotonic() < stop:
+            seen.append(read_file(vault, note, "x.md"))
+
+    threads = [threading.Thread(target=swap, daemon=True), threading.Thread(target=read, daemon=True)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert not any(thread.is_alive() for thread in threads), "a read waited on a FIFO"
+    assert seen and all(isinstance(got, VaultFile | Skipped) for got in seen)
+    assert any(isinstance(got, Skipped) and "not a regular file" in got.reason for got in seen)
