@@ -14,7 +14,7 @@ from typing import Any
 
 from memsearch.config import Settings
 from memsearch.embedders import check_spec
-from memsearch.errors import IndexWriteError
+from memsearch.errors import ConfigError, IndexWriteError
 from memsearch.index import snapshots
 from memsearch.index.backend import backend_from_config, parse_backend, read_backend
 from memsearch.index.in_memory import IndexData
@@ -26,7 +26,13 @@ from memsearch.indexer.writer import (
     open_for_write,
 )
 from memsearch.lock import DEFAULT_LOCK_TIMEOUT, index_lock
-from memsearch.paths import check_home, default_home, tighten_private_dir, unwritable_home
+from memsearch.paths import (
+    check_home,
+    default_home,
+    read_manifest_head,
+    tighten_private_dir,
+    unwritable_home,
+)
 from memsearch.retrieval import push, record_backend
 from memsearch.scan import (
     check_vault,
@@ -67,6 +73,29 @@ def _exclude_from_vault_git(vault: Path, index_home: Path) -> None:
         exclude.parent.mkdir(exist_ok=True)
         with open(exclude, "a", encoding="utf-8") as fh:
             fh.write(("" if not text or text.endswith("\n") else "\n") + f"# memsearch's index\n{line}\n")
+
+
+def _refuse_another_vaults_index(vault: Path, index_home: Path) -> None:
+    """An index home outside the vault that holds the index of another vault, still there, is not
+    this vault's to replace (``--index-dir`` given the wrong folder: every note of the other vault
+    was removed from it, exit 0). One whose vault is gone is taken over (the vault moved, or was
+    renamed), as is one inside the vault (a vault copied with its index)."""
+    with contextlib.suppress(ValueError):
+        Path(os.path.abspath(index_home)).relative_to(os.path.abspath(vault))
+        return
+    recorded = read_manifest_head(index_home).get("vault")
+    if not isinstance(recorded, str) or not recorded:
+        return
+    try:
+        other = os.path.isdir(recorded) and not os.path.samefile(recorded, vault)
+    except OSError:
+        return
+    if other:
+        raise ConfigError(
+            f"the index at {index_home} is the index of the vault {recorded}, not of {vault}: index"
+            f" {vault} into another folder (--index-dir), or give {recorded} as the vault. Nothing was"
+            " changed"
+        )
 
 
 def index_vault(
@@ -115,6 +144,7 @@ def index_vault(
     settings = (settings or Settings()).with_vault_config(vault)
     index_home = Path(index_home) if index_home else default_home(vault)
     check_home(index_home)  # refused as it is found: making it 0700 now would hide a swap
+    _refuse_another_vaults_index(vault, index_home)
     try:
         tighten_private_dir(index_home)
     except OSError as exc:  # a read-only vault or disk: say where the index can go instead

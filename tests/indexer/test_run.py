@@ -1,5 +1,7 @@
 """An unchanged vault is re-indexed without loading the index (the cron job's usual run)."""
 
+import shutil
+
 import pytest
 from click.testing import CliRunner
 
@@ -100,3 +102,29 @@ def test_an_embedder_named_outright_that_does_not_exist_is_refused_before_anythi
     result = CliRunner().invoke(main, ["index", str(vault), "--embedder", "minilim"])
     assert result.exit_code == 1 and "unknown embedder 'minilim'" in result.output
     assert "Traceback" not in result.output
+
+
+def test_the_index_of_another_vault_is_not_replaced_but_a_moved_vaults_is_taken_over(tmp_path):
+    # `memsearch index vb --index-dir va/.memsearch` (the wrong folder) removed every note of va
+    # from va's index and put vb's in, exit 0.
+    va, vb = tmp_path / "va", tmp_path / "vb"
+    for vault, word in ((va, "apple"), (vb, "banana")):
+        vault.mkdir()
+        (vault / "note.md").write_text(f"# Note\n\nAn {word} a day.\n")
+    index_vault(va, embed=False)
+    home = default_home(va)
+    head = loading.head_commit(home)
+    with pytest.raises(ConfigError, match=f"is the index of the vault {va}, not of {vb}"):
+        index_vault(vb, index_dir=home, embed=False)
+    result = CliRunner().invoke(main, ["index", str(vb), "--index-dir", str(home), "--no-embed"])
+    assert result.exit_code == 1 and "Nothing was changed" in result.output
+    assert loading.head_commit(home) == head
+    copied = tmp_path / "copied"
+    shutil.copytree(va, copied)  # a vault copied with the index inside it: the copy's own
+    assert index_vault(copied, embed=False).files == 1
+    elsewhere = tmp_path / "elsewhere"
+    index_vault(va, index_dir=elsewhere, embed=False)
+    moved = tmp_path / "moved"
+    va.rename(moved)  # the vault moved away from its index: the index is still its own
+    assert index_vault(moved, index_dir=elsewhere, embed=False).files == 1
+    assert open_index(moved, index_dir=elsewhere).search("apple", k=1, strategies=["keyword"]).results
