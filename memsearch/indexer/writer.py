@@ -188,7 +188,8 @@ def commit_message(
     if vec.filled and named:
         body.append(f"{vec.filled} embedding gaps filled")
     if manifest.get("gaps"):
-        body.append(f"{len(manifest['gaps'])} chunks await vectors ({manifest.get('embedder_error')})")
+        why = manifest.get("embedder_error")
+        body.append(f"{len(manifest['gaps'])} chunks await vectors" + (f" ({why})" if why else ""))
     if vec.note:
         body.append(vec.note)
     return subject + ("\n\n" + "\n".join(body) if body else "") + "\n"

@@ -128,3 +128,16 @@ def test_the_index_of_another_vault_is_not_replaced_but_a_moved_vaults_is_taken_
     va.rename(moved)  # the vault moved away from its index: the index is still its own
     assert index_vault(moved, index_dir=elsewhere, embed=False).files == 1
     assert open_index(moved, index_dir=elsewhere).search("apple", k=1, strategies=["keyword"]).results
+
+
+def test_a_commit_whose_gaps_have_no_reason_says_none_rather_than_none():
+    # `memsearch log --files` printed "3 chunks await vectors (None)".
+    from memsearch.indexer.vectors import VectorWork
+    from memsearch.indexer.writer import commit_message
+
+    manifest = {"gaps": [1, 2, 3], "embedder_error": None, "embedder": {}}
+    message = commit_message(["a.md"], [], [], VectorWork(info={}, gaps={1, 2, 3}), manifest)
+    assert "3 chunks await vectors\n" in message and "None" not in message
+    manifest["embedder_error"] = "EmbedderError: Ollama is not running"
+    message = commit_message(["a.md"], [], [], VectorWork(info={}, gaps={1, 2, 3}), manifest)
+    assert "3 chunks await vectors (EmbedderError: Ollama is not running)" in message
