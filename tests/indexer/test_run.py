@@ -130,7 +130,7 @@ def test_the_index_of_another_vault_is_not_replaced_but_a_moved_vaults_is_taken_
     assert open_index(moved, index_dir=elsewhere).search("apple", k=1, strategies=["keyword"]).results
 
 
-def test_a_commit_whose_gaps_have_no_reason_says_none_rather_than_none():
+def test_a_commit_whose_gaps_have_no_recorded_reason_prints_no_none():
     # `memsearch log --files` printed "3 chunks await vectors (None)".
     from memsearch.indexer.vectors import VectorWork
     from memsearch.indexer.writer import commit_message
