@@ -85,8 +85,16 @@ def signal_inbox(vault: Path, home: Path) -> Path:
         return IndexLayout(home).signal_inbox
 
 
-def mark_pending(home: Path, inbox: Path, keys: set[str] | None = None) -> None:
-    data = {"format": 1, "started": int(time.time()), "inbox": str(inbox), "keys": sorted(keys or ())}
+def mark_pending(home: Path, inbox: Path, keys: set[str] | None = None, *, purge: bool = True) -> None:
+    """Record a forget under way (``purge``: with its history), so that a run after a kill finishes
+    it: ``keys``, the cached vectors to delete, are known only before its commit."""
+    data = {
+        "format": 1,
+        "started": int(time.time()),
+        "inbox": str(inbox),
+        "keys": sorted(keys or ()),
+        "purge": purge,
+    }
     atomic_write(IndexLayout(home).purge_pending, (json.dumps(data) + "\n").encode())
 
 
@@ -112,6 +120,11 @@ def finish_pending_purge(home: Path) -> str | None:
     forget = load_forget_list(home)
     inbox = Path(pending.get("inbox") or IndexLayout(home).signal_inbox)
     keys = {k for k in pending.get("keys", ()) if isinstance(k, str)}
+    if pending.get("purge") is False:  # a plain forget killed after its list was saved: its caches
+        rows = embedding_cache.purge(IndexLayout(home).embedding_cache, keys, forget.paths)
+        snapshots.drop_all(home)
+        IndexLayout(home).purge_pending.unlink(missing_ok=True)
+        return f"finished an interrupted `memsearch forget` ({rows} cached vectors deleted)"
     if head is None or not repo.exists():
         embedding_cache.purge(IndexLayout(home).embedding_cache, keys, forget.paths)
         IndexLayout(home).purge_pending.unlink(missing_ok=True)
@@ -189,6 +202,8 @@ def forget_everywhere(
         new_manifest["gaps"] = sorted(c for e in new_files.values() for c in e.get("gaps", ()))
         staged += put_buckets(root, new_manifest, touched)
         staged.append(put(root, MANIFEST, encode_manifest_head(new_manifest)))
+    if not purge and pruner.embed_shas:  # a kill after the commit would leave their vectors cached
+        mark_pending(home, inbox, pruner.embed_shas | set(keys or ()), purge=False)
     commit = repo.commit(staged, message(pruner.chunks)) if staged else None
     report = ForgetReport([], pruner.chunks, commit, modal_vectors=pruner.modal_vectors)
     cache_keys = set(keys or ())

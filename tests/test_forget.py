@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 from pathlib import Path
 
@@ -265,3 +266,42 @@ def test_a_forget_list_that_cannot_be_read_stops_the_index_instead_of_bringing_t
     index_vault(vault_copy, embed=False)
     found = open_index(vault_copy).search("sign_ed25519", k=5, strategies=["keyword"])
     assert found.results and gone not in _paths(found)
+
+
+def test_a_forget_killed_after_its_commit_is_finished_by_the_next_run(vault_copy):
+    # A plain forget killed after its commit left the forgotten file's vectors in the embedding
+    # cache for good: only a purge was recorded as owed, and no later run knew which rows were its.
+    import os
+    import subprocess
+    import sys
+
+    from memsearch.index.embedding_cache import EmbeddingCache
+    from memsearch.index.format import shard_file
+    from memsearch.paths import IndexLayout
+
+    vault = vault_copy
+    home = vault / ".memsearch"
+    _write(vault, SECRET, f"# Diary\n\n{SENTENCE}.\n")
+    index_vault(vault)
+    manifest = loading.load(home).manifest
+    fingerprint = manifest["embedder"]["fingerprint"]
+    shard = (home / "repo" / shard_file(manifest["files"][SECRET]["shard"])).read_text()
+    keys = [json.loads(line)["embed_sha256"] for line in shard.splitlines() if line.strip()]
+
+    def cached() -> int:
+        with EmbeddingCache(IndexLayout(home).embedding_cache) as cache:
+            return len(cache.get_many(fingerprint, keys))
+
+    env = {**os.environ, "MEMSEARCH_CRASH_AT": "after-commit"}
+    killed = subprocess.run(
+        [sys.executable, "-m", "memsearch.cli", "forget", SECRET, "--vault", str(vault)],
+        env=env,
+        capture_output=True,
+        timeout=300,
+    )
+    assert killed.returncode == -9, killed
+    assert cached() == len(keys) > 0  # the kill came before the cache was cleared
+    report = index_vault(vault)
+    assert any("finished an interrupted `memsearch forget`" in note for note in report.notes), report.notes
+    assert cached() == 0
+    assert SECRET not in _paths(open_index(vault).search("zebra quartz vault code", k=10))
