@@ -72,7 +72,13 @@ def check_vault(vault: Path) -> Path:
         raise VaultError(f"vault {vault} does not exist; pass the folder that holds your markdown memory")
     if not vault.is_dir():
         raise VaultError(f"vault {vault} is not a folder; pass the folder that holds your markdown memory")
-    return vault.resolve()
+    resolved = vault.resolve()
+    if resolved == Path(resolved.anchor):  # a server started from / with the current folder as vault
+        raise VaultError(
+            f"the vault {vault} is the filesystem's root: pass the folder that holds your markdown"
+            " memory (--vault, or $MEMSEARCH_VAULT)"
+        )
+    return resolved
 
 
 def notebook_root(vault: Path) -> str | None:

@@ -1,5 +1,7 @@
 """memsearch.scan: reading the vault's files, never waiting on one that is no regular file."""
 
+from pathlib import Path
+
 from memsearch.api import index_vault, open_index
 
 
@@ -191,3 +193,25 @@ def test_a_note_swapped_for_a_fifo_while_it_is_read_is_never_waited_on(tmp_path)
     assert not any(thread.is_alive() for thread in threads), "a read waited on a FIFO"
     assert seen and all(isinstance(got, VaultFile | Skipped) for got in seen)
     assert any(isinstance(got, Skipped) and "not a regular file" in got.reason for got in seen)
+
+
+def test_the_filesystem_root_is_refused_as_a_vault(monkeypatch):
+    # `memsearch index /` (or a server started from / with the current folder as its vault) made
+    # /.memsearch and walked the whole filesystem, silently.
+    import pytest
+    from click.testing import CliRunner
+
+    from memsearch.cli import main
+    from memsearch.errors import VaultError
+    from memsearch.scan import check_vault
+    from memsearch.tool import memory_search
+
+    with pytest.raises(VaultError, match="is the filesystem's root"):
+        check_vault(Path("/"))
+    monkeypatch.chdir("/")
+    for args in (["index", "/", "--no-embed"], ["search", "anything"], ["status", "."]):
+        result = CliRunner().invoke(main, args)
+        assert result.exit_code == 1 and "filesystem's root" in result.output, (args, result.output)
+    answer = memory_search("anything", vault="/")
+    assert answer["code"] == "vault_missing" and "filesystem's root" in answer["error"]
+    assert not Path("/.memsearch").exists()
