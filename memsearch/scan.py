@@ -7,6 +7,7 @@ import codecs
 import errno
 import hashlib
 import os
+import re
 import stat
 import subprocess
 import unicodedata
@@ -202,11 +203,13 @@ def read_file(vault: Path, path: Path | str, rel: str | None = None) -> VaultFil
         rel = Path(full).relative_to(vault).as_posix()
     if not _encodable(rel):
         return Skipped(printable_path(rel), "its name (or its folder's) is not UTF-8; rename it to index it")
-    if "\n" in rel or "\r" in rel:  # every answer is a line per result: the name would split it
+    if not rel.isprintable() and _UNSHOWABLE.search(rel):
+        # Every answer is a line per result, its fields split by tabs: a line break or a tab would
+        # split it; an escape sequence is acted on by the terminal, or stripped from the path shown.
         return Skipped(
             _shown(rel),
-            "its name (or its folder's) holds a line break, which would split every line that names it;"
-            " rename it to index it",
+            "its name (or its folder's) holds a line break or another control character, which would"
+            " break or hide every line that names it; rename it to index it",
         )
     try:
         info = os.lstat(full)
@@ -321,9 +324,16 @@ def _encodable(rel: str) -> bool:
     return True
 
 
+#: A control character (C0, DEL, C1) or a line or paragraph separator in a name: it cannot be shown
+#: on a line of output as it is.
+_UNSHOWABLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
 def _shown(rel: str) -> str:
-    """``rel`` as a line of output can show it: :func:`printable_path`, line breaks as ``\\n``."""
-    return printable_path(rel).replace("\n", "\\n").replace("\r", "\\r")
+    """``rel`` as a line of output can show it: :func:`printable_path`, line breaks as ``\\n``, every
+    other control character as its escape (``\\x1b``)."""
+    shown = printable_path(rel).replace("\n", "\\n").replace("\r", "\\r")
+    return _UNSHOWABLE.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), shown)
 
 
 def _gone(exc: OSError) -> bool:

@@ -68,11 +68,18 @@ def test_a_note_saved_as_utf16_is_read_as_the_text_it_holds(tmp_path):
 def test_a_name_with_a_line_break_is_skipped_with_its_reason(vault_copy):
     # Indexed, it split every line of `files` and `table` output that named it in two, and no ref
     # to it could be opened.
-    (vault_copy / "new\nline.md").write_text("# New\nnewline zebra\n")
+    # So did a tab (the field separator), and an escape sequence was acted on by the terminal, or
+    # stripped from the path shown: `escred.md`, which `memsearch open` could not find.
+    for name in ("new\nline.md", "esc\x1b[31mred.md", "tab\there.md", "para\u2029graph.md"):
+        (vault_copy / name).write_text("# New\nnewline zebra\n")
     report = index_vault(vault_copy, embed=False)
     reasons = {s.path: s.reason for s in report.skipped}
-    assert "holds a line break" in reasons["new\\nline.md"], reasons
-    assert all("\n" not in path for path in open_index(vault_copy).index.manifest["files"])
+    for shown in ("new\\nline.md", "esc\\x1b[31mred.md", "tab\\there.md", "para\\u2029graph.md"):
+        assert "holds a line break or another control character" in reasons[shown], reasons
+    assert all(path.isprintable() for path in open_index(vault_copy).index.manifest["files"])
+    (vault_copy / "chef é – 🧑\u200d🍳.md").write_text("# Fine\nzebra\n")  # a joiner is no control
+    index_vault(vault_copy, embed=False)
+    assert "chef é – 🧑\u200d🍳.md" in open_index(vault_copy).index.manifest["files"]
 
 
 def test_a_note_and_a_query_in_either_unicode_form_meet(vault_copy):
