@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import hashlib
 import os
 import posixpath
 from collections.abc import Callable
@@ -153,6 +154,8 @@ def forget(
                 forget_now.paths.add(path_hash(f))
                 if f in files:
                     report_files.append(f)
+                if digest := _digest(vault, files, f):  # its text stays out under another name too
+                    forget_now.add_content(f, digest)
         if not_found and not force:
             raise NothingToForgetError(
                 f"found nothing to forget at {', '.join(repr(p) for p in not_found)}: no file or folder"
@@ -351,6 +354,7 @@ def unforget(
             forget.purged -= hashes
             for h in hashes:
                 forget.names.pop(h, None)
+                forget.contents.pop(h, None)
         if entity:
             forget.remove_entity(_name_keys(entity))
             rels.append(entity)
@@ -360,6 +364,20 @@ def unforget(
         if target.exists():
             atomic_write(target, forget.to_json(with_names=False))
         return rels
+
+
+def _digest(vault: Path, files: dict[str, dict], rel: str) -> str | None:
+    """The digest of ``rel``'s text as the index has it, else as the vault has it; None for a file
+    with nothing to say (an empty note's twins are not its copies) or none at all."""
+    entry = files.get(rel)
+    if entry is not None:
+        indexed = entry.get("sha256")
+        return indexed if isinstance(indexed, str) and entry.get("chunks") else None
+    try:
+        data = (vault / rel).read_bytes()
+    except OSError:
+        return None
+    return hashlib.sha256(data).hexdigest() if data.strip() else None
 
 
 def _forgotten_folder(vault: Path, forget: ForgetList, rel: str) -> set[str]:

@@ -305,3 +305,27 @@ def test_a_forget_killed_after_its_commit_is_finished_by_the_next_run(vault_copy
     assert any("finished an interrupted `memsearch forget`" in note for note in report.notes), report.notes
     assert cached() == 0
     assert SECRET not in _paths(open_index(vault).search("zebra quartz vault code", k=10))
+
+
+def test_a_forgotten_file_renamed_or_copied_stays_forgotten(vault_copy):
+    # Forgotten (and purged), then renamed in the vault, the file was indexed under its new name
+    # and found: the forget list knew its path only.
+    index_vault(vault_copy, embed=False)
+    _write(vault_copy, "reference/copy.md", (vault_copy / "reference/redflag.md").read_text())
+    _write(vault_copy, "journal/empty-a.md", "")
+    _write(vault_copy, "journal/empty-b.md", "")
+    index_vault(vault_copy, embed=False)
+    report = forget(vault_copy, ["reference/redflag.md", "journal/empty-a.md"], purge_history=True)
+    assert report.files == ["journal/empty-a.md", "reference/redflag.md"]
+    (vault_copy / "reference/redflag.md").rename(vault_copy / "reference/rf.md")
+    report = index_vault(vault_copy, embed=False)
+    reasons = {s.path: s.reason for s in report.skipped}
+    for name in ("reference/rf.md", "reference/copy.md"):  # the copy made before the forget too
+        assert "it holds the text of a forgotten file" in reasons[name], reasons
+    engine = open_index(vault_copy)
+    assert not {"reference/rf.md", "reference/copy.md"} & _paths(engine.search("sign_ed25519", k=10))
+    assert "journal/empty-b.md" in engine.index.manifest["files"]  # an empty note's twin is no copy
+    # changed, it is a memory of its own again
+    _write(vault_copy, "reference/rf.md", "# Redflag\n\nRewritten: sign_ed25519() is gone.\n")
+    index_vault(vault_copy, embed=False)
+    assert "reference/rf.md" in _paths(open_index(vault_copy).search("sign_ed25519", k=10))

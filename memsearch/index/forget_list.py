@@ -35,6 +35,11 @@ def path_hash(rel: str) -> str:
     return sha256_hex("path:" + rel)
 
 
+def content_hash(sha256: str) -> str:
+    """What the forget list keeps of a forgotten file's text: a hash of its digest."""
+    return sha256_hex("content:" + sha256)
+
+
 def folder_hash(rel: str) -> str:
     """The hash a forgotten folder is kept under (``journal`` -> that of ``journal/``): every path
     under it is forgotten (:meth:`ForgetList.has_path`)."""
@@ -113,9 +118,19 @@ class ForgetList:
     #: The redacted moments' hashes whose redaction purged the history (``redact --purge-history``):
     #: ``memsearch unredact`` refuses them without ``--force``, as unforget refuses a purged forget.
     redacted_purged: set[str] = field(default_factory=set)
+    #: path hash -> the content hashes (:func:`content_hash`) the forgotten file had: the same text
+    #: under another name (the file renamed, or copied) stays out too.
+    contents: dict[str, set[str]] = field(default_factory=dict)
 
     def __bool__(self) -> bool:
         return bool(self.paths or self.entities)
+
+    def has_content(self, sha256: str) -> bool:
+        """Whether a file of this digest has the text of a forgotten file."""
+        return bool(self.contents) and any(content_hash(sha256) in kept for kept in self.contents.values())
+
+    def add_content(self, rel: str, sha256: str) -> None:
+        self.contents.setdefault(path_hash(rel), set()).add(content_hash(sha256))
 
     def has_path(self, rel: str) -> bool:
         """Whether ``rel`` is forgotten: itself, or a folder it is in (a file written there later
@@ -214,6 +229,8 @@ class ForgetList:
                 self.groups.append(group)
         self.redacted |= other.redacted
         self.redacted_purged |= other.redacted_purged
+        for h, kept in other.contents.items():
+            self.contents.setdefault(h, set()).update(kept)
 
     def to_json(self, *, with_names: bool) -> bytes:
         data: dict[str, Any] = {
@@ -231,6 +248,8 @@ class ForgetList:
             data["redacted"] = sorted(self.redacted)
         if self.redacted_purged:
             data["redacted_purged"] = sorted(self.redacted_purged & self.redacted)
+        if self.contents:
+            data["contents"] = {h: sorted(kept) for h, kept in sorted(self.contents.items()) if kept}
         if with_names:
             data["names"] = {h: n for h, n in sorted(self.names.items()) if h in self.paths}
         return (json.dumps(data, indent=1) + "\n").encode()
@@ -266,6 +285,7 @@ def read_forget_list(path: Path) -> ForgetList:
                 )
             )
     lengths = data.get("phrase_words", ())
+    contents = cast(dict[object, object], data["contents"]) if isinstance(data.get("contents"), dict) else {}
     return ForgetList(
         strings("paths"),
         strings("entities"),
@@ -278,6 +298,11 @@ def read_forget_list(path: Path) -> ForgetList:
         groups,
         strings("redacted"),
         strings("redacted_purged"),
+        {
+            h: {c for c in kept if isinstance(c, str)}
+            for h, kept in contents.items()
+            if isinstance(h, str) and isinstance(kept, list)
+        },
     )
 
 

@@ -52,7 +52,7 @@ class Pruner:
         for path, entry in files.items():
             name = entry["shard"]
             shard_rel, vec_rel = shard_file(name), vector_file(name)
-            whole = self.forget.has_path(path)
+            whole = self.forget.has_path(path) or self.forget.has_content(entry.get("sha256", ""))
             if entry.get("modal") and self.forget.is_redacted(path) and not whole:
                 # Redacted (``memsearch redact``): every sidecar vector goes, the text stays.
                 writes.update(dict.fromkeys(modal_files(entry).values()))

@@ -221,6 +221,8 @@ def read_memory(
     if isinstance(got, VaultFile) and is_moment(vault, rel):  # its sidecars are part of it
         digest = sidecars_digest(vault, rel, modalities)
         got = dataclasses.replace(got, sha256=fold_hash(got.sha256, digest))
+    if isinstance(got, VaultFile) and forget.has_content(got.sha256):  # renamed, or copied
+        return Skipped(rel, f"{FORGOTTEN_REASON} (it holds the text of a forgotten file)")
     return got
 
 
