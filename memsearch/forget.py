@@ -330,6 +330,11 @@ def unforget(
         raise MemsearchError(
             "nothing to unforget: name the forgotten files or --entity NAME (`memsearch forget --list`)"
         )
+    if not IndexLayout(home).forget_list.exists() and not vault_forget_file(vault).exists():
+        # Before the lock, which would make the index home: "nothing was changed" must hold.
+        raise MemsearchError(
+            f"nothing is forgotten in {vault} (`memsearch forget --list` shows what is); nothing was changed"
+        )
     with index_lock(home, timeout=lock_timeout, what="memsearch unforget"):
         forget = load_forget_list(home, vault)
         if entity:

@@ -329,3 +329,14 @@ def test_a_forgotten_file_renamed_or_copied_stays_forgotten(vault_copy):
     _write(vault_copy, "reference/rf.md", "# Redflag\n\nRewritten: sign_ed25519() is gone.\n")
     index_vault(vault_copy, embed=False)
     assert "reference/rf.md" in _paths(open_index(vault_copy).search("sign_ed25519", k=10))
+
+
+def test_rollback_and_unforget_without_an_index_change_nothing(vault_copy):
+    # Both made VAULT/.memsearch (and its lock) before failing; unforget said "nothing was changed".
+    for args in (
+        ["rollback", "HEAD", "--vault", str(vault_copy)],
+        ["unforget", "a.md", "--vault", str(vault_copy)],
+    ):
+        result = CliRunner().invoke(main, args)
+        assert result.exit_code == 1, (args, result.output)
+        assert not (vault_copy / ".memsearch").exists(), args

@@ -221,6 +221,8 @@ def rollback(
     """
     vault = check_vault(vault)
     home = Path(index_home) if index_home else default_home(vault)
+    if not IndexRepo(home).exists():  # before the lock, which would make the index home
+        raise IndexMissingError(f"no index at {home}; run `memsearch index VAULT` first")
     with index_lock(home, timeout=lock_timeout, what="memsearch rollback"):
         repo = IndexRepo(home)
         if not repo.exists():
