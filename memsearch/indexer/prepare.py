@@ -314,6 +314,8 @@ def prepare_file(
     modality's dimension in the index (a sidecar of another is named and left out)."""
     full = vault / rel
     if not (full.is_file() or full.is_symlink()):
+        if os.path.lexists(full):  # a folder named like a note, or a FIFO: there, but no memory
+            return Skipped(rel, "not a regular file (a folder, FIFO, socket or device); not indexed")
         return Skipped(rel, "the file is gone")
     if linked := folder_link(vault, rel):
         return Skipped(rel, linked)

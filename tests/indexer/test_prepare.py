@@ -177,3 +177,21 @@ def test_a_path_through_a_linked_folder_is_not_read_alone_either(tmp_path):
     for searched in (engine, open_index(vault)):
         assert not searched.search("zebra secret", k=5, strategies=["keyword"]).results
     engine.close()
+
+
+def test_update_file_of_a_folder_or_fifo_named_like_a_note_says_what_it_is(tmp_path):
+    # Both were reported as "the file is gone", while `ls` showed them there.
+    import os
+
+    vault = tmp_path / "vault"
+    vault.mkdir()
+    (vault / "a.md").write_text("# A\n\nA note.\n")
+    (vault / "folder.md").mkdir()
+    os.mkfifo(vault / "pipe.md")
+    index_vault(vault, embed=False)
+    engine = open_index(vault)
+    for name in ("folder.md", "pipe.md"):
+        update = engine.update_file(name)
+        assert update.action == "skipped" and "not a regular file" in (update.reason or ""), update
+    assert "the file is gone" in (engine.update_file("nothing.md").reason or "")
+    engine.close()
