@@ -109,11 +109,17 @@ def _git(cwd, *args, date: str | None = None) -> None:
     subprocess.run(["git", "-C", str(cwd), *args], check=True, capture_output=True, env=env)
 
 
+def _untracked(work_tree) -> str:
+    import subprocess
+
+    status = ["git", "-C", str(work_tree), "status", "--porcelain", "--untracked-files=all"]
+    return subprocess.run(status, capture_output=True, text=True, check=True).stdout
+
+
 def test_a_vault_in_a_folder_of_a_git_repository_is_dated_by_its_commits_and_its_index_excluded(tmp_path):
     # A vault that was a folder of a repository (a monorepo's notes/) was dated by mtime, and its
     # index folder (every note's text and vector) showed as untracked, one `git add .` from a commit;
     # a name git quotes ("café.md") was dated by mtime in a vault at the repository's root too.
-    import subprocess
     from datetime import UTC, datetime
 
     from memsearch.scan import git_commit_times
@@ -135,18 +141,11 @@ def test_a_vault_in_a_folder_of_a_git_repository_is_dated_by_its_commits_and_its
     index_vault(vault, embed=False)
     until = open_index(vault).search("espresso machine descaled", k=3, until="2021-01-01")
     assert [r.path for r in until.results] == ["café.md"]
-    status = subprocess.run(
-        ["git", "-C", str(repo), "status", "--porcelain", "--untracked-files=all"],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    assert ".memsearch" not in status.stdout, status.stdout
+    assert ".memsearch" not in _untracked(repo)
     assert "/notes/.memsearch/" in (repo / ".git" / "info" / "exclude").read_text()
 
 
 def test_a_vault_in_a_git_worktree_gets_its_index_excluded(tmp_path):
-    import subprocess
 
     repo, tree = tmp_path / "repo", tmp_path / "tree"
     repo.mkdir()
@@ -157,13 +156,7 @@ def test_a_vault_in_a_git_worktree_gets_its_index_excluded(tmp_path):
     _git(repo, "worktree", "add", "-q", str(tree))
     assert (tree / ".git").is_file()
     index_vault(tree, embed=False)
-    status = subprocess.run(
-        ["git", "-C", str(tree), "status", "--porcelain", "--untracked-files=all"],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    assert ".memsearch" not in status.stdout, status.stdout
+    assert ".memsearch" not in _untracked(tree)
 
 
 def test_a_note_swapped_for_a_fifo_while_it_is_read_is_never_waited_on(tmp_path):
