@@ -41,6 +41,7 @@ from memsearch.errors import IndexMissingError, MemsearchError
 from memsearch.index import in_memory, loading
 from memsearch.index.forget_list import (
     ForgetList,
+    content_hash,
     entity_hash,
     folder_hash,
     load_forget_list,
@@ -72,9 +73,11 @@ def _relative(vault: Path, p: str | Path, outside: bool = False) -> str:
     path = Path(p)
     if path.is_absolute():
         with contextlib.suppress(ValueError):
-            return path.resolve().relative_to(vault.resolve()).as_posix()
+            inside = path.resolve().relative_to(vault.resolve()).as_posix()
+            return "" if inside == "." else inside
         with contextlib.suppress(ValueError):
-            return path.relative_to(vault).as_posix()
+            inside = path.relative_to(vault).as_posix()
+            return "" if inside == "." else inside
     else:
         inside = posixpath.normpath(path.as_posix())  # "notes/../a.md" is a.md
         if inside != ".." and not inside.startswith("../"):
@@ -142,20 +145,22 @@ def forget(
         folders: list[str] = []  # forgotten as folders: what is written there later stays out too
         for p, rel in zip(paths, rels, strict=True):
             hit = _lookup(vault, manifest, rel)
-            if not hit:
+            if not hit:  # not indexed now, but never to be indexed either (as a file or a folder)
                 not_found.append(rel or str(p))
-                if rel:  # not indexed now, but never to be indexed either (as a file or a folder)
-                    forget_now.paths |= {path_hash(rel), folder_hash(rel)}
-                    folders.append(rel)
-            elif rel and hit != [rel]:
-                forget_now.paths.add(folder_hash(rel))
+                forget_now.paths |= {path_hash(rel), folder_hash(rel)}
+                folders.append(rel)
+                continue
+            # A folder's files are forgotten through the folder's hash alone: `unforget` of the
+            # folder takes back what this forget did, and a file forgotten on its own stays.
+            key = path_hash(rel) if hit == [rel] else folder_hash(rel)
+            forget_now.paths.add(key)
+            if hit != [rel]:
                 folders.append(rel)
             for f in hit:
-                forget_now.paths.add(path_hash(f))
                 if f in files:
                     report_files.append(f)
-                if digest := _digest(vault, files, f):  # its text stays out under another name too
-                    forget_now.add_content(f, digest)
+                for digest in _digests(vault, files, f):  # its text stays out under another name too
+                    forget_now.add_content(key, digest)
         if not_found and not force:
             raise NothingToForgetError(
                 f"found nothing to forget at {', '.join(repr(p) for p in not_found)}: no file or folder"
@@ -169,8 +174,10 @@ def forget(
             key = normalize_entity(entity)
             canonical = aliases.get(key, key)
             keys = {canonical, key} | {a for a, c in aliases.items() if c == canonical}
-            forget_now.add_entity(keys | _name_keys(entity))
-            if not force and not _names_anything(forget_now, forget, files, repo.path, manifest):
+            name = ForgetList()  # the name alone: the paths given with it must not pass for it
+            name.add_entity(keys | _name_keys(entity))
+            forget_now.merge(name)
+            if not force and not _names_anything(name, forget, files, repo.path, manifest):
                 raise NothingToForgetError(
                     f"found nothing naming {entity!r} to forget: no indexed chunk names it, an alias"
                     " of it or a spelling of it (`memsearch search --entity NAME` shows what does);"
@@ -207,7 +214,15 @@ def forget(
             warning=warning,
             backend_note="the next `memsearch index` deletes the forgotten rows there",
         )
-        report.files = sorted(report_files)
+        # Indexed copies of a forgotten text go with it (forget_now.has_content): say which.
+        held = forget_now.has_content
+        copies = sorted(f for f, e in files.items() if f not in report_files and held(e.get("sha256", "")))
+        if copies:
+            report.warnings.append(
+                f"also forgot {', '.join(copies)}: the same text as a forgotten file (`memsearch unforget"
+                " PATH` of one takes that text back)"
+            )
+        report.files = sorted([*report_files, *copies])
         report.not_found = not_found
         return report
 
@@ -340,26 +355,40 @@ def unforget(
         if entity:
             _check_entity_forgotten(forget, entity, force)
         rels = [_relative(vault, p, outside=True) for p in paths]
-        taken: list[set[str]] = []  # each path's hashes: itself, or a folder and what was under it
+        taken: list[tuple[set[str], str | None]] = []  # per path: its hashes, or a text taken back
         for rel in rels:
-            hashes = {path_hash(rel)} & forget.paths | _forgotten_folder(vault, forget, rel)
+            hashes = {path_hash(rel), folder_hash(rel)} & forget.paths if rel else set()
+            hashes = hashes or _named_under(forget, rel)  # a folder forgotten file by file (older lists)
+            text = None
             if not hashes:
-                raise MemsearchError(
-                    f"{rel!r} is not forgotten (`memsearch forget --list` shows what is); nothing was changed"
-                )
-            if hashes & forget.purged and not force:
+                if folder := _forgotten_folder_of(forget, rel):
+                    raise MemsearchError(
+                        f"{rel!r} is in the forgotten folder {folder}: unforget the folder (`memsearch"
+                        f" unforget {folder}`), then forget what must stay forgotten; nothing was changed"
+                    )
+                text = next((d for d in _digests(vault, {}, rel) if forget.has_content(d)), None)
+                if text is None:
+                    raise MemsearchError(
+                        f"{rel!r} is not forgotten (`memsearch forget --list` shows what is); nothing was"
+                        " changed"
+                    )
+            kept_by = {k for k, kept in forget.contents.items() if text and content_hash(text) in kept}
+            owners = hashes | kept_by
+            if owners & forget.purged and not force:
                 raise MemsearchError(
                     f"{rel!r} was forgotten with --purge-history: what the index held of it is gone and"
                     " cannot come back; pass --force to let the vault's file be indexed again. Nothing"
                     " was changed"
                 )
-            taken.append(hashes)
-        for hashes in taken:
+            taken.append((hashes, text))
+        for hashes, text in taken:
             forget.paths -= hashes
             forget.purged -= hashes
             for h in hashes:
                 forget.names.pop(h, None)
-                forget.contents.pop(h, None)
+                forget.drop_contents(h)
+            if text is not None:
+                forget.drop_content(text)
         if entity:
             forget.remove_entity(_name_keys(entity))
             rels.append(entity)
@@ -371,29 +400,35 @@ def unforget(
         return rels
 
 
-def _digest(vault: Path, files: dict[str, dict], rel: str) -> str | None:
-    """The digest of ``rel``'s text as the index has it, else as the vault has it; None for a file
-    with nothing to say (an empty note's twins are not its copies) or none at all."""
+def _digests(vault: Path, files: dict[str, dict], rel: str) -> set[str]:
+    """The digests of ``rel``'s text as the index has it and as the vault has it now (edited since
+    the last index run, it would come back renamed under either). A file with nothing to say has
+    none: an empty note's twins are not its copies."""
+    found: set[str] = set()
     entry = files.get(rel)
-    if entry is not None:
-        indexed = entry.get("sha256")
-        return indexed if isinstance(indexed, str) and entry.get("chunks") else None
-    try:
+    if entry is not None and isinstance(entry.get("sha256"), str) and entry.get("chunks"):
+        found.add(entry["sha256"])
+    with contextlib.suppress(OSError):
         data = (vault / rel).read_bytes()
-    except OSError:
-        return None
-    return hashlib.sha256(data).hexdigest() if data.strip() else None
+        if data.strip():
+            found.add(hashlib.sha256(data).hexdigest())
+    return found
 
 
-def _forgotten_folder(vault: Path, forget: ForgetList, rel: str) -> set[str]:
-    """The hashes a forget of the folder ``rel`` left (the folder's, each file's under it that the
-    forget list names or the vault holds); empty if the folder is not forgotten."""
-    if not rel or folder_hash(rel) not in forget.paths:
-        return set()
-    prefix = rel.rstrip("/") + "/"
-    named = {h for h, name in forget.names.items() if name.startswith(prefix)}
-    held = {path_hash(f"{prefix}{p.relative_to(vault / rel).as_posix()}") for p in (vault / rel).rglob("*")}
-    return {folder_hash(rel)} | ((named | held) & forget.paths)
+def _named_under(forget: ForgetList, rel: str) -> set[str]:
+    """The hashes of the files a list written before folder forgets kept for the folder ``rel``
+    (each file by its path, named): unforgetting the folder takes them back."""
+    prefix = rel.rstrip("/") + "/" if rel else ""
+    return {h for h, name in forget.names.items() if prefix and name.startswith(prefix) and h in forget.paths}
+
+
+def _forgotten_folder_of(forget: ForgetList, rel: str) -> str | None:
+    """The forgotten folder ``rel`` is in (``journal/``), if any."""
+    folders = rel.split("/")[:-1]
+    for n in range(1, len(folders) + 1):
+        if folder_hash("/".join(folders[:n])) in forget.paths:
+            return "/".join(folders[:n]) + "/"
+    return None
 
 
 def _check_entity_forgotten(forget: ForgetList, entity: str, force: bool) -> None:

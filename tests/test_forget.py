@@ -316,7 +316,8 @@ def test_a_forgotten_file_renamed_or_copied_stays_forgotten(vault_copy):
     _write(vault_copy, "journal/empty-b.md", "")
     index_vault(vault_copy, embed=False)
     report = forget(vault_copy, ["reference/redflag.md", "journal/empty-a.md"], purge_history=True)
-    assert report.files == ["journal/empty-a.md", "reference/redflag.md"]
+    assert report.files == ["journal/empty-a.md", "reference/copy.md", "reference/redflag.md"]
+    assert any("also forgot reference/copy.md: the same text" in w for w in report.warnings)
     (vault_copy / "reference/redflag.md").rename(vault_copy / "reference/rf.md")
     report = index_vault(vault_copy, embed=False)
     reasons = {s.path: s.reason for s in report.skipped}
@@ -329,6 +330,45 @@ def test_a_forgotten_file_renamed_or_copied_stays_forgotten(vault_copy):
     _write(vault_copy, "reference/rf.md", "# Redflag\n\nRewritten: sign_ed25519() is gone.\n")
     index_vault(vault_copy, embed=False)
     assert "reference/rf.md" in _paths(open_index(vault_copy).search("sign_ed25519", k=10))
+    # the copy is taken back by its own name (it was refused as "not forgotten")
+    assert unforget(vault_copy, ["reference/copy.md"], force=True) == ["reference/copy.md"]
+    index_vault(vault_copy, embed=False)
+    assert "reference/copy.md" in _paths(open_index(vault_copy).search("sign_ed25519", k=10))
+
+
+def test_a_forgotten_file_edited_since_its_last_index_stays_forgotten_renamed(vault_copy):
+    # Only the indexed text's hash was kept: edited, forgotten, then renamed, it came back.
+    index_vault(vault_copy, embed=False)
+    _write(vault_copy, "reference/redflag.md", "# Redflag\n\nEdited: the walrus signs with sign_ed25519().\n")
+    forget(vault_copy, ["reference/redflag.md"])
+    (vault_copy / "reference/redflag.md").rename(vault_copy / "reference/rf.md")
+    index_vault(vault_copy, embed=False)
+    assert "reference/rf.md" not in _paths(open_index(vault_copy).search("walrus sign_ed25519", k=10))
+
+
+def test_unforget_of_a_folder_takes_back_that_forget_only(vault_copy):
+    # `forget journal/b.md`, `forget journal/`, `unforget journal/` brought b.md back; and
+    # `unforget journal/a.md` under the forgotten folder said it was unforgotten while it stayed out.
+    index_vault(vault_copy, embed=False)
+    journal = sorted(p.relative_to(vault_copy).as_posix() for p in (vault_copy / "journal").glob("*.md"))
+    alone, other = journal[0], journal[1]
+    forget(vault_copy, [alone])
+    forget(vault_copy, ["journal/"])
+    result = CliRunner().invoke(main, ["unforget", other, "--vault", str(vault_copy)])
+    assert result.exit_code == 1 and "is in the forgotten folder journal/" in result.output, result.output
+    assert unforget(vault_copy, ["journal/"]) == ["journal"]
+    index_vault(vault_copy, embed=False)
+    indexed = open_index(vault_copy).index.manifest["files"]
+    assert other in indexed and alone not in indexed
+
+
+def test_a_name_with_paths_beside_it_is_still_refused_when_no_chunk_names_it(vault_copy):
+    index_vault(vault_copy, embed=False)
+    args = ["forget", "reference/redflag.md", "--entity", "Zzzyx", "--vault", str(vault_copy)]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 1 and "found nothing naming 'Zzzyx'" in result.output, result.output
+    result = CliRunner().invoke(main, ["forget", str(vault_copy), "--force", "--vault", str(vault_copy)])
+    assert result.exit_code == 1 and "names the whole vault" in result.output, result.output
 
 
 def test_rollback_and_unforget_without_an_index_change_nothing(vault_copy):

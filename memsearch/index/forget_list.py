@@ -118,19 +118,46 @@ class ForgetList:
     #: The redacted moments' hashes whose redaction purged the history (``redact --purge-history``):
     #: ``memsearch unredact`` refuses them without ``--force``, as unforget refuses a purged forget.
     redacted_purged: set[str] = field(default_factory=set)
-    #: path hash -> the content hashes (:func:`content_hash`) the forgotten file had: the same text
-    #: under another name (the file renamed, or copied) stays out too.
+    #: The hash of a forgotten file's path (or of its folder's, :func:`folder_hash`) -> the content
+    #: hashes (:func:`content_hash`) of the text it had: the same text under another name (the file
+    #: renamed, or copied) stays out too. Changed through the methods below only: they keep
+    #: ``_all_contents``, what :meth:`has_content` reads for every file of an index run, current.
     contents: dict[str, set[str]] = field(default_factory=dict)
+    _all_contents: set[str] | None = field(default=None, repr=False, compare=False)
 
     def __bool__(self) -> bool:
         return bool(self.paths or self.entities)
 
     def has_content(self, sha256: str) -> bool:
         """Whether a file of this digest has the text of a forgotten file."""
-        return bool(self.contents) and any(content_hash(sha256) in kept for kept in self.contents.values())
+        if not self.contents:
+            return False
+        if self._all_contents is None:
+            self._all_contents = set().union(*self.contents.values())
+        return content_hash(sha256) in self._all_contents
 
-    def add_content(self, rel: str, sha256: str) -> None:
-        self.contents.setdefault(path_hash(rel), set()).add(content_hash(sha256))
+    def add_content(self, key: str, sha256: str) -> None:
+        """Keep ``sha256``'s text out under the forget of ``key`` (a path or folder hash)."""
+        self.contents.setdefault(key, set()).add(content_hash(sha256))
+        self._all_contents = None
+
+    def drop_contents(self, key: str) -> None:
+        """Take back the texts kept out under the forget of ``key``."""
+        if self.contents.pop(key, None) is not None:
+            self._all_contents = None
+
+    def drop_content(self, sha256: str) -> bool:
+        """Take one text back, under whichever forgets kept it out; whether any did."""
+        wanted = content_hash(sha256)
+        found = False
+        for key in [key for key, kept in self.contents.items() if wanted in kept]:
+            self.contents[key].discard(wanted)
+            if not self.contents[key]:
+                del self.contents[key]
+            found = True
+        if found:
+            self._all_contents = None
+        return found
 
     def has_path(self, rel: str) -> bool:
         """Whether ``rel`` is forgotten: itself, or a folder it is in (a file written there later
@@ -231,6 +258,7 @@ class ForgetList:
         self.redacted_purged |= other.redacted_purged
         for h, kept in other.contents.items():
             self.contents.setdefault(h, set()).update(kept)
+        self._all_contents = None
 
     def to_json(self, *, with_names: bool) -> bytes:
         data: dict[str, Any] = {
@@ -308,9 +336,9 @@ def read_forget_list(path: Path) -> ForgetList:
 
 def _unreadable(path: Path, why: str) -> str:
     return (
-        f"the forget list {path} cannot be read ({why}); mend it (after a merge conflict, take either"
-        " side's lines, or the file from the vault's history) and run again. Until then memsearch"
-        " writes no index: what it lists would be indexed again"
+        f"the forget list {path} cannot be read ({why}); mend it (after a merge conflict, keep both"
+        " sides' entries: each is a forget) and run again. Until then memsearch writes no index:"
+        " what it lists would be indexed again"
     )
 
 
