@@ -25,6 +25,7 @@ search`` through ``memsearch serve``) finds the index home in a few microseconds
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
 import stat
@@ -66,6 +67,10 @@ def private_dir(path: Path) -> Path:
             continue
         os.chmod(folder, 0o700)  # mkdir's mode is filtered by the umask
     return path
+
+
+def _gone(exc: OSError) -> bool:
+    return exc.errno in (errno.ENOENT, errno.ENOTDIR)
 
 
 def unwritable_home(home: Path, exc: OSError) -> IndexWriteError:
@@ -114,10 +119,13 @@ def check_home(home: Path) -> None:
     except OSError:
         st = None
     if st is None and os.path.islink(path):  # mkdir would fail on it, chmod raise "no such file"
+        try:
+            os.stat(path)
+        except OSError as exc:
+            why = "not there (a disk not mounted?)" if _gone(exc) else f"out of reach ({exc.strerror or exc})"
         raise UnsafeIndexHomeError(
-            f"the index home {path} is a symlink to {os.readlink(path)}, which is not there (a disk not"
-            " mounted?): make it reachable, remove the link, or keep the index elsewhere (--index-dir,"
-            " or $MEMSEARCH_HOME)"
+            f"the index home {path} is a symlink to {os.readlink(path)}, which is {why}: make it"
+            " reachable, remove the link, or keep the index elsewhere (--index-dir, or $MEMSEARCH_HOME)"
         )
     if st is not None and not stat.S_ISDIR(st.st_mode):
         raise UnsafeIndexHomeError(

@@ -220,13 +220,19 @@ def read_file(vault: Path, path: Path | str, rel: str | None = None) -> VaultFil
                 return Skipped(rel, refused)
         # What is read is what was opened (fstat): a file swapped for a FIFO after a stat would
         # block the open or the read for ever; opened without blocking, the FIFO is named and left.
-        flags = os.O_RDONLY | os.O_NONBLOCK | (0 if linked else os.O_NOFOLLOW)
-        with open(os.open(full, flags), "rb") as fh:
-            info = os.fstat(fh.fileno())
-            if not stat.S_ISREG(info.st_mode):
-                return Skipped(rel, "not a regular file (a FIFO, socket or device); not indexed")
-            if info.st_size > MAX_FILE_BYTES:
-                return Skipped(rel, _too_big(info.st_size))
+        fd = os.open(full, os.O_RDONLY | os.O_NONBLOCK | (0 if linked else os.O_NOFOLLOW))
+        try:
+            info = os.fstat(fd)
+        except OSError:
+            os.close(fd)
+            raise
+        if not stat.S_ISREG(info.st_mode):  # a folder too: open() of it would raise, the fd left open
+            os.close(fd)
+            return Skipped(rel, "not a regular file (a FIFO, socket or device); not indexed")
+        if info.st_size > MAX_FILE_BYTES:
+            os.close(fd)
+            return Skipped(rel, _too_big(info.st_size))
+        with open(fd, "rb") as fh:
             data = fh.read()
     except OSError as exc:
         return Skipped(rel, f"cannot read: {exc.strerror or exc}", unreadable=not _gone(exc))
@@ -376,9 +382,12 @@ def git_commit_times(vault: Path, paths: list[str] | None = None) -> dict[str, d
     log = ["log", "-z", "--format=%x00%x01%ct", "--name-only", "--no-renames", "--relative"]
     try:
         out = subprocess.run(
-            ["git", "-C", str(vault), *log, *limit],
+            # "-- .": the vault's own history only (a folder of a large repository need not diff
+            # every commit of it).
+            ["git", "-C", str(vault), *log, *(limit or ["--", "."])],
             capture_output=True,
-            text=True,
+            encoding="utf-8",
+            errors="surrogateescape",  # a name of other bytes, in any commit, is read, not fatal
             timeout=60,
             check=True,
         ).stdout
@@ -388,7 +397,7 @@ def git_commit_times(vault: Path, paths: list[str] | None = None) -> dict[str, d
     when: datetime | None = None
     for field in out.split("\x00"):
         field = field.lstrip("\n")
-        if field.startswith("\x01"):
+        if field.startswith("\x01") and field[1:].isdigit():
             when = datetime.fromtimestamp(int(field[1:]), tz=UTC)
         elif field and when is not None:
             times.setdefault(field, when)  # newest commit comes first

@@ -215,3 +215,55 @@ def test_the_filesystem_root_is_refused_as_a_vault(monkeypatch):
     answer = memory_search("anything", vault="/")
     assert answer["code"] == "vault_missing" and "filesystem's root" in answer["error"]
     assert not Path("/.memsearch").exists()
+
+
+def test_dating_by_commits_survives_any_name_in_the_history(tmp_path):
+    # A name of bytes other than UTF-8 anywhere in the history (a deleted file's) raised under
+    # `git log -z` and every note fell back to its mtime; one opening with \x01 crashed the index.
+    import os
+    from datetime import UTC, datetime
+
+    from memsearch.scan import git_commit_times
+
+    vault = tmp_path / "vault"
+    vault.mkdir()
+    (vault / "note.md").write_text("# Note\n\nA line.\n")
+    odd = [os.fsdecode(os.path.join(os.fsencode(vault), b"bad\xff.md")), str(vault / "\x01x.md")]
+    for name in odd:
+        Path(name).write_text("x\n")
+    _git(vault, "init", "-q")
+    _git(vault, "add", ".")
+    _git(vault, "commit", "-qm", "one", date="2020-01-01T00:00:00Z")
+    for name in odd:
+        _git(vault, "rm", "-q", Path(name).name)
+    _git(vault, "commit", "-qm", "two", date="2021-01-01T00:00:00Z")
+    assert git_commit_times(vault)["note.md"] == datetime(2020, 1, 1, tzinfo=UTC)
+    index_vault(vault, embed=False)
+    found = open_index(vault).search("a line", k=3, until="2020-06-01").results
+    assert [r.path for r in found] == ["note.md"]
+
+
+def test_a_vault_folder_whose_name_reads_as_a_pattern_gets_its_index_excluded(tmp_path):
+    # "notes [work]" read as a character class in .git/info/exclude: the index stayed untracked.
+    repo = tmp_path / "repo"
+    vault = repo / "notes [work]"
+    vault.mkdir(parents=True)
+    (vault / "note.md").write_text("# Note\n\nA line.\n")
+    _git(repo, "init", "-q")
+    index_vault(vault, embed=False)
+    assert ".memsearch" not in _untracked(repo)
+
+
+def test_a_folder_named_like_a_note_leaves_no_file_open(tmp_path):
+    # os.open succeeds on a folder, then open() of its descriptor raised and left it open: a
+    # watcher that met one at each scan ran out of descriptors.
+    import os
+
+    from memsearch.scan import Skipped, read_file
+
+    (tmp_path / "folder.md").mkdir()
+    before = len(os.listdir("/proc/self/fd"))
+    for _ in range(20):
+        got = read_file(tmp_path, tmp_path / "folder.md", "folder.md")
+        assert isinstance(got, Skipped) and "not a regular file" in got.reason
+    assert len(os.listdir("/proc/self/fd")) <= before

@@ -6,6 +6,7 @@ import contextlib
 import dataclasses
 import errno
 import os
+import re
 import subprocess
 import time
 from collections.abc import Iterable, Iterator
@@ -65,7 +66,7 @@ def _exclude_from_vault_git(vault: Path, index_home: Path) -> None:
         rel = Path(os.path.realpath(index_home)).relative_to(os.path.realpath(top)).as_posix()
     except ValueError:
         return  # the index lives outside the work tree
-    line = f"/{rel}/"
+    line = "/" + re.sub(r"([\\*?\[\]])", r"\\\1", rel) + "/"  # a pattern: "notes [work]" as written
     with contextlib.suppress(OSError, UnicodeDecodeError):
         text = exclude.read_text(encoding="utf-8") if exclude.exists() else ""
         if line in text.splitlines():
