@@ -38,6 +38,7 @@ from memsearch.sidecars import MODALITY_NAME, query_vector
 # `python -X importtime -c "import memsearch.indexer, memsearch.signals, memsearch.forget"` after
 # the search side). Every import inside a function below is one of those.
 if TYPE_CHECKING:
+    from memsearch.index.in_memory import IndexData
     from memsearch.indexer import IndexReport
 from memsearch.api.writes import FileUpdate, Writes
 
@@ -406,7 +407,7 @@ class Memsearch:
     def close(self, timeout: float | None = None) -> None:
         """Finish the background commits (waiting up to ``timeout``) and stop the writer thread."""
         self.writes.stop(timeout)
-        if self.index.commit and not self.writes.previews:
+        if self.index.commit and not self.writes.previews and _holds_its_commit(self.index):
             with self.writes.guard, _suppress():
                 snapshots.save_snapshot(self.index_home, self.index)
 
@@ -512,3 +513,10 @@ def _suppress() -> Any:
     import contextlib
 
     return contextlib.suppress(OSError, MemsearchError)
+
+
+def _holds_its_commit(index: IndexData) -> bool:
+    """Whether a live index holds exactly the chunks its commit lists: the snapshot saved from it
+    is what every later load reads, so one that drifted (a race in its updates) is not saved."""
+    listed = {cid for entry in index.manifest.get("files", {}).values() for cid in entry.get("chunks", ())}
+    return listed == set(index.chunks)

@@ -283,6 +283,7 @@ class Writes:
                         for rel, preview in live.items():
                             if self.previews.get(rel) is preview:
                                 del self.previews[rel]
+                        self._outdated.extend(self._superseded(batch, live, run.data.manifest))
                 finally:
                     with self.guard:  # a newer preview of a file of the batch replaced what it committed
                         in_memory.remove_chunks(self.engine.index, self._outdated)
@@ -306,6 +307,20 @@ class Writes:
             behind = push(self.index_home, self.engine.index, self.engine.index.commit)
         if behind:
             _log.warning("memsearch: %s; the next commit or index run pushes it", behind)
+
+    def _superseded(self, batch: list[str], live: dict[str, LivePreview], manifest: dict) -> list[int]:
+        """The chunks this commit put in the live index for files a newer preview replaced while it
+        ran: that preview holds the file now. (The commit reads the file from the disk, often in a
+        newer text than the preview it took, and gives that text fresh ids: left in, they were
+        ghosts, searched, and written into the snapshot saved at close.)"""
+        files = manifest.get("files", {})
+        stale: list[int] = []
+        for rel in batch:
+            newer = self.previews.get(rel)
+            if newer is not None and newer is not live.get(rel):
+                keep = set(newer.ids)
+                stale += [cid for cid in files.get(rel, {}).get("chunks", ()) if cid not in keep]
+        return stale
 
     def _refresh_locked(self) -> None:
         """Another writer committed since this engine loaded: load its commit, redo the previews."""

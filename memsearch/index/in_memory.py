@@ -99,8 +99,8 @@ def alias_order(files: Mapping[str, Mapping[str, Any]]) -> list[str]:
 
 
 def remove_chunks(data: IndexData, ids: Iterable[int]) -> None:
-    """Drop the chunks ``ids`` (those the index holds) from every part of the index."""
-    ids = [i for i in ids if i in data.chunks]
+    """Drop the chunks ``ids`` (those the index holds, each once) from every part of the index."""
+    ids = list(dict.fromkeys(i for i in ids if i in data.chunks))  # an id named twice is dropped once
     for cid in ids:
         data.keyword.remove(cid)
         data.graph.remove(cid)

@@ -1,5 +1,7 @@
 """Snapshots (the derived index of a commit) are written when enough changed, not on every commit."""
 
+import shutil
+
 from memsearch.api import index_vault, open_index
 from memsearch.index import snapshots
 from memsearch.index.format import chunk_from_json, chunk_to_json
@@ -123,3 +125,23 @@ def test_a_chunk_read_back_is_the_chunk_written():
     old = json.loads(chunk_to_json(7, chunk))
     del old["header"]
     assert chunk_from_json(json.dumps(old))[1].header == ""
+
+
+def test_an_id_named_twice_is_dropped_once_and_a_drifted_live_index_is_not_saved(vault_copy):
+    # remove_chunks([5, 5]) dropped chunk 5 from the keyword, graph and time indexes, then raised
+    # KeyError before the vectors: every later search met 5 in the semantic list and failed. A live
+    # index that drifted from its commit was saved at close as that commit's snapshot.
+    from memsearch.index import in_memory
+
+    index_vault(vault_copy)
+    engine = open_index(vault_copy)
+    cid = next(iter(engine.index.chunks))
+    in_memory.remove_chunks(engine.index, [cid, cid])
+    assert cid not in engine.index.chunks
+    assert engine.search("signing keys", k=5).results  # every list agrees with the chunk table
+    home = vault_copy / ".memsearch"
+    for folder in snapshots.snapshots_dir(home).iterdir():
+        shutil.rmtree(folder)
+    engine.close()
+    assert not any(snapshots.snapshots_dir(home).iterdir())  # the drifted index was not saved
+    assert cid in open_index(vault_copy).index.chunks  # the commit's own, loaded again

@@ -383,6 +383,39 @@ def test_a_newer_version_written_while_its_commit_runs_loses_nothing(vault_copy,
     assert hits and hits[0].path == "notes/a.md"
 
 
+def test_a_version_on_disk_newer_than_its_commit_took_leaves_no_ghost(vault_copy, monkeypatch):
+    # The commit reads the file from the disk: written again meanwhile, and updated, the file's
+    # newer text was committed under fresh ids while the newer preview held it too. Those ids stayed
+    # in the live index for good (searched twice, two chunks for a one-line note) and went into the
+    # snapshot saved at close, which every later load read; a reindex saw nothing to do.
+    from memsearch.indexer.update import Update
+
+    index_vault(vault_copy)
+    engine = open_index(vault_copy)
+    write(vault_copy, "notes/a.md", "# A\n\nthe first version, quince\n")
+    real_apply = Update.apply
+    raced: list[str] = []
+
+    def apply_after_a_newer_version(self, *args, **kwargs):
+        if not raced:  # the first commit starts: the note is written again, and updated
+            write(vault_copy, "notes/a.md", "# A\n\nthe second version, apricot\n")
+            raced.append(engine.update_file("notes/a.md").action)
+        return real_apply(self, *args, **kwargs)
+
+    monkeypatch.setattr(Update, "apply", apply_after_a_newer_version)
+    engine.update_file("notes/a.md")
+    assert engine.wait_for_embeddings(120) and engine.last_error is None, engine.last_error
+    assert raced == ["added"]  # a preview of the newer text, made while the commit ran
+    held = [c.text for c in engine.index.chunks.values() if c.path == "notes/a.md"]
+    assert len(held) == 1 and "apricot" in held[0], held
+    engine.close(60)
+    monkeypatch.undo()
+    fresh = open_index(vault_copy)
+    held = [c.text for c in fresh.index.chunks.values() if c.path == "notes/a.md"]
+    assert len(held) == 1 and "apricot" in held[0], held
+    assert [r.path for r in fresh.search("apricot", k=5, strategies=["keyword"]).results] == ["notes/a.md"]
+
+
 def test_a_failed_background_commit_is_tried_again_and_its_batch_kept(vault_copy, monkeypatch):
     # A failure lost the batch: its files were left as previews, and the next commit of any other
     # file cleared the error. Now the engine's index is loaded again as committed, the batch tried
