@@ -394,6 +394,13 @@ class Memsearch:
         head = loading.head_commit(self.index_home)
         if head is None or (head == self.index.commit and not force):
             return False
+        if force:  # the writer thread's own call (or a caller's that knows it is idle)
+            return self._load(head)
+        with self.writes.between_commits() as idle:
+            # A commit this engine's writer is making: it sets the index itself when made.
+            return idle and self._load(head)
+
+    def _load(self, head: str) -> bool:
         fresh = loading.load_commit(self.index_home, head, cache_small=False)
         with self.writes.guard:
             self.index = fresh

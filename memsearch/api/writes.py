@@ -14,6 +14,7 @@ import contextlib
 import logging
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -92,6 +93,7 @@ class Writes:
         self._cond = threading.Condition()
         self._busy = False
         self._closing = False
+        self._held = 0  # callers of between_commits() holding the writer back
         self._worker: threading.Thread | None = None
         #: The last failure of the background writer; kept while a file it gave up on is uncommitted.
         self.last_error: str | None = None
@@ -125,6 +127,24 @@ class Writes:
             self._cond.notify_all()
         if self._worker is not None:
             self._worker.join(timeout)
+
+    @contextlib.contextmanager
+    def between_commits(self) -> Iterator[bool]:
+        """Hold the writer thread back from its next batch; yields whether no batch is running
+        (False: leave the index to it, which sets it when its commit is made). An engine loading a
+        commit under a running batch swapped the index that batch worked on: the preview ids it
+        took were then in neither (KeyError, the batch failed and was tried again)."""
+        with self._cond:
+            if self._busy:
+                yield False
+                return
+            self._held += 1
+        try:
+            yield True
+        finally:
+            with self._cond:
+                self._held -= 1
+                self._cond.notify_all()
 
     def allocate(self, n: int) -> int:
         with self.guard:
@@ -162,11 +182,11 @@ class Writes:
             # The alias map depends on each file's aliases only: the graph is rebuilt when these change.
             had_aliases = dict(preview.aliases if preview else (committed or {}).get("aliases", {}))
             old_ids = preview.ids if preview is not None else (committed or {}).get("chunks", [])
-            if rel in self._committing:
-                # The commit running now writes this file's chunks (a preview's, or its committed ones
-                # with their vectors) from the live index: taken out now, their vectors were gone when
-                # it read them (KeyError: the batch failed and its other files were lost). They go
-                # once it has committed them.
+            if self._committing:
+                # The commit running now writes chunks from the live index: this file's (a preview's,
+                # or its committed ones with their vectors), or any file's vectors whose gaps it
+                # filled. Taken out now, their vectors were gone when it read them (KeyError: the
+                # batch failed and was tried again). They go once it has committed.
                 self._outdated.extend(old_ids)
             else:
                 in_memory.remove_chunks(self.engine.index, old_ids)
@@ -208,7 +228,7 @@ class Writes:
         attempts: dict[str, int] = {}
         while True:
             with self._cond:
-                while not self._pending and not self._closing:
+                while (not self._pending or self._held) and not self._closing:
                     self._cond.wait()
                 if not self._pending:
                     return
@@ -326,7 +346,7 @@ class Writes:
         """Another writer committed since this engine loaded: load its commit, redo the previews."""
         head = loading.head_commit(self.index_home)
         if head is not None and head != self.engine.index.commit:
-            self.engine.refresh()
+            self.engine.refresh(force=True)  # this thread's own call: not held back by its own batch
 
     def _embed_gaps(self, batch: list[str]) -> None:
         """Embed the batch's gap chunks into the embedding cache (no lock held: it may take long)."""

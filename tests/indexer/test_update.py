@@ -416,6 +416,39 @@ def test_a_version_on_disk_newer_than_its_commit_took_leaves_no_ghost(vault_copy
     assert [r.path for r in fresh.search("apricot", k=5, strategies=["keyword"]).results] == ["notes/a.md"]
 
 
+def test_a_refresh_while_the_engine_commits_leaves_the_index_to_its_writer(vault_copy, monkeypatch, caplog):
+    # MemoryTools refreshes its engine before every search. Between the writer's commit and its
+    # setting the index, HEAD had moved: a search thread loaded that commit and swapped the index
+    # the batch worked on, its previews made again under other ids. The next phase failed on them
+    # (KeyError), and a search could too.
+    from memsearch.index.versioning import IndexRepo
+
+    index_vault(vault_copy)
+    engine = open_index(vault_copy)
+    real_commit = IndexRepo.commit
+    refreshed: list[bool] = []
+
+    def commit_then_a_search_refreshes(self, *args, **kwargs):
+        commit = real_commit(self, *args, **kwargs)
+        if not refreshed and threading.current_thread().name == "memsearch-update":
+            searcher = threading.Thread(target=lambda: refreshed.append(engine.refresh()))
+            searcher.start()
+            searcher.join(60)
+        return commit
+
+    monkeypatch.setattr(IndexRepo, "commit", commit_then_a_search_refreshes)
+    write(vault_copy, "notes/a.md", "# A\n\nthe quince note\n")
+    engine.update_file("notes/a.md")
+    write(vault_copy, "notes/b.md", "# B\n\nthe apricot note\n")
+    engine.update_file("notes/b.md")
+    assert engine.wait_for_embeddings(120) and engine.last_error is None, engine.last_error
+    assert refreshed == [False]  # the commit was the engine's own: its writer sets the index
+    assert not [r.message for r in caplog.records if "failed" in r.getMessage()]
+    for word, path in (("quince", "notes/a.md"), ("apricot", "notes/b.md")):
+        assert [r.path for r in engine.search(word, k=3, strategies=["keyword"]).results][:1] == [path]
+    engine.close(60)
+
+
 def test_a_failed_background_commit_is_tried_again_and_its_batch_kept(vault_copy, monkeypatch):
     # A failure lost the batch: its files were left as previews, and the next commit of any other
     # file cleared the error. Now the engine's index is loaded again as committed, the batch tried
