@@ -319,8 +319,9 @@ def open_lines(
         indexed = (indexed_file(default_home(vault), rel) or {}).get("sha256")
     if indexed and indexed != _as_indexed(vault, rel, data):
         notes.append(
-            f"{rel} changed since the index was built; line anchors from memory_search may have"
-            " shifted (the next `memsearch index` catches up)"
+            f"{rel} changed since the index was built; line anchors from an earlier memory_search may"
+            " have shifted: search again for the current ones (a change reported with update_file is"
+            " searchable at once; any other, after the next `memsearch index`)"
         )
     answer["message"] = f"{rel} lines {start}-{shown_end} of {total}" + (
         "; " + "; ".join(notes) if notes else ""

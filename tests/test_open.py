@@ -157,6 +157,9 @@ def test_a_changed_file_warns_that_anchors_may_have_shifted(vault_copy):
     path.write_text("new first line\n" + path.read_text())
     answer = tools.memory_open("journal/2025-03-11.md:6-9")
     assert answer["ok"] and any("changed since the index" in w for w in answer["warnings"])
+    # what to do: search again (it told an agent that had reported the write with update_file to
+    # wait for `memsearch index`)
+    assert any("search again for the current ones" in w for w in answer["warnings"]), answer
 
 
 def test_cli_open_of_a_changed_file_warns_without_a_search_first(vault_copy):
