@@ -342,3 +342,18 @@ def test_a_vector_number_too_large_for_a_float_is_a_bad_argument(tools):
     # float(10**400) raised OverflowError: "memory search failed unexpectedly ... Try again".
     answer = tools.memory_search(vectors={"audio": [10**400] + [1] * 15})
     assert answer["code"] == "bad_argument" and "too large" in answer["error"], answer
+
+
+def test_a_result_whose_file_was_deleted_since_says_so(vault_copy):
+    # A note deleted and not reported still came back, first, with no word that its path is gone:
+    # the agent opened it and met not_found.
+    from memsearch.api import index_vault
+
+    index_vault(vault_copy, embed=False)
+    (vault_copy / "reference" / "redflag.md").unlink()
+    answer = MemoryTools(vault_copy).memory_search("sign_ed25519", k=3)
+    _readable(answer)
+    assert answer["results"] and answer["results"][0]["path"] == "reference/redflag.md"
+    assert any("reference/redflag.md: no longer in the vault" in w for w in answer["warnings"]), answer
+    elsewhere = MemoryTools(vault_copy).memory_search("signing keys", k=3, territory="journal")
+    assert elsewhere["results"] and not any("no longer in the vault" in w for w in elsewhere["warnings"])

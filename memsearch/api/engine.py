@@ -278,7 +278,25 @@ class Memsearch:
             signal = replace(response.signal, reason=why) if response.signal is not None else None
             health = replace(response.health, notes=(*response.health.notes, why))
             response = replace(response, signal=signal, health=health)
+        if gone := self._gone(response):
+            health = replace(response.health, notes=(*response.health.notes, gone))
+            response = replace(response, health=health)
         return response
+
+    def _gone(self, response: SearchResponse) -> str | None:
+        """A note naming the results whose file is no longer in the vault (deleted or moved since
+        the index was built, and not reported): the agent would open a path that is not there."""
+        if self.at is not None:  # an earlier state of the vault, asked for as such
+            return None
+        missing = list(
+            dict.fromkeys(r.path for r in response.results if not os.path.lexists(self.vault / r.path))
+        )
+        if not missing:
+            return None
+        return (
+            f"{', '.join(missing)}: no longer in the vault (deleted or moved since the index was built);"
+            " `update_file` of the path, or the next `memsearch index`, drops it"
+        )
 
     def _filter_reason(self, filters: Filters) -> str | None:
         """Why the filters alone leave nothing to find (since after until, a territory or an entity
