@@ -361,7 +361,7 @@ def unforget(
             hashes = hashes or _named_under(forget, rel)  # a folder forgotten file by file (older lists)
             text = None
             if not hashes:
-                if folder := _forgotten_folder_of(forget, rel):
+                if folder := forget.folder_of(rel):
                     raise MemsearchError(
                         f"{rel!r} is in the forgotten folder {folder}: unforget the folder (`memsearch"
                         f" unforget {folder}`), then forget what must stay forgotten; nothing was changed"
@@ -420,15 +420,6 @@ def _named_under(forget: ForgetList, rel: str) -> set[str]:
     (each file by its path, named): unforgetting the folder takes them back."""
     prefix = rel.rstrip("/") + "/" if rel else ""
     return {h for h, name in forget.names.items() if prefix and name.startswith(prefix) and h in forget.paths}
-
-
-def _forgotten_folder_of(forget: ForgetList, rel: str) -> str | None:
-    """The forgotten folder ``rel`` is in (``journal/``), if any."""
-    folders = rel.split("/")[:-1]
-    for n in range(1, len(folders) + 1):
-        if folder_hash("/".join(folders[:n])) in forget.paths:
-            return "/".join(folders[:n]) + "/"
-    return None
 
 
 def _check_entity_forgotten(forget: ForgetList, entity: str, force: bool) -> None:

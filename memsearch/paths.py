@@ -69,7 +69,9 @@ def private_dir(path: Path) -> Path:
     return path
 
 
-def _gone(exc: OSError) -> bool:
+def is_gone(exc: OSError) -> bool:
+    """Whether the error says the file or folder is not there (deleted, a link to nothing), not
+    that the system refused it."""
     return exc.errno in (errno.ENOENT, errno.ENOTDIR)
 
 
@@ -114,15 +116,14 @@ def check_home(home: Path) -> None:
     """
     path = Path(os.path.abspath(Path(home).expanduser()))
     me = os.getuid() if hasattr(os, "getuid") else None
+    st: os.stat_result | None = None
     try:
         st = os.stat(path)
-    except OSError:
-        st = None
+    except OSError as exc:
+        missed = exc
     if st is None and os.path.islink(path):  # mkdir would fail on it, chmod raise "no such file"
-        try:
-            os.stat(path)
-        except OSError as exc:
-            why = "not there (a disk not mounted?)" if _gone(exc) else f"out of reach ({exc.strerror or exc})"
+        reach = f"out of reach ({missed.strerror or missed})"
+        why = "not there (a disk not mounted?)" if is_gone(missed) else reach
         raise UnsafeIndexHomeError(
             f"the index home {path} is a symlink to {os.readlink(path)}, which is {why}: make it"
             " reachable, remove the link, or keep the index elsewhere (--index-dir, or $MEMSEARCH_HOME)"

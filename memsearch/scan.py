@@ -17,6 +17,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from memsearch.errors import VaultError
+from memsearch.paths import is_gone
 
 MARKDOWN_SUFFIXES = (".md", ".markdown")
 #: A notebook's files (docs/notebook.md): ``sessions/<id>.yaml`` and
@@ -140,7 +141,7 @@ def _refusals(top: str, unreadable: list[Skipped] | None) -> Callable[[OSError],
     """``os.walk``'s ``onerror``: a folder it cannot list, into ``unreadable`` as ``folder/``."""
 
     def refused(exc: OSError) -> None:
-        if unreadable is not None and exc.filename is not None and not _gone(exc):
+        if unreadable is not None and exc.filename is not None and not is_gone(exc):
             rel = os.path.relpath(os.fsdecode(exc.filename), top).replace(os.sep, "/")
             folder = "" if rel == "." else _shown(rel) + "/"
             reason = f"cannot read this folder: {exc.strerror or exc}"
@@ -223,19 +224,16 @@ def read_file(vault: Path, path: Path | str, rel: str | None = None) -> VaultFil
         fd = os.open(full, os.O_RDONLY | os.O_NONBLOCK | (0 if linked else os.O_NOFOLLOW))
         try:
             info = os.fstat(fd)
-        except OSError:
+            if not stat.S_ISREG(info.st_mode):  # a folder too (open() of it raised, the fd left open)
+                return Skipped(rel, "not a regular file (a FIFO, socket or device); not indexed")
+            if info.st_size > MAX_FILE_BYTES:
+                return Skipped(rel, _too_big(info.st_size))
+            with open(fd, "rb", closefd=False) as fh:
+                data = fh.read()
+        finally:
             os.close(fd)
-            raise
-        if not stat.S_ISREG(info.st_mode):  # a folder too: open() of it would raise, the fd left open
-            os.close(fd)
-            return Skipped(rel, "not a regular file (a FIFO, socket or device); not indexed")
-        if info.st_size > MAX_FILE_BYTES:
-            os.close(fd)
-            return Skipped(rel, _too_big(info.st_size))
-        with open(fd, "rb") as fh:
-            data = fh.read()
     except OSError as exc:
-        return Skipped(rel, f"cannot read: {exc.strerror or exc}", unreadable=not _gone(exc))
+        return Skipped(rel, f"cannot read: {exc.strerror or exc}", unreadable=not is_gone(exc))
     utf16 = data.startswith(UTF16_MARKS)  # its NUL bytes are half of its letters: read its text for NULs
     if not utf16 and b"\x00" in data[:8192]:
         return Skipped(rel, _BINARY)
@@ -342,12 +340,6 @@ def _shown(rel: str) -> str:
     return _UNSHOWABLE.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), shown)
 
 
-def _gone(exc: OSError) -> bool:
-    """Whether the error says the file or folder is no longer there (deleted while the walk ran),
-    not that the system refused it."""
-    return exc.errno in (errno.ENOENT, errno.ENOTDIR)
-
-
 def printable_path(rel: str) -> str:
     """``rel`` as it can be printed and stored: a name's bytes that are not UTF-8 shown as ``\\xff``."""
     return os.fsencode(rel).decode("utf-8", "backslashreplace")
@@ -356,7 +348,7 @@ def printable_path(rel: str) -> str:
 def _broken_link(exc: OSError) -> str:
     if exc.errno == errno.ELOOP:
         return "symlink loop (the link leads back to itself); not followed"
-    if exc.errno in (errno.ENOENT, errno.ENOTDIR):
+    if is_gone(exc):
         return "dangling symlink (its target does not exist); not followed"
     return f"symlink cannot be followed: {exc.strerror or exc}"
 

@@ -162,11 +162,15 @@ class ForgetList:
     def has_path(self, rel: str) -> bool:
         """Whether ``rel`` is forgotten: itself, or a folder it is in (a file written there later
         stays out too)."""
-        paths = self.paths
-        if path_hash(rel) in paths:
-            return True
+        return path_hash(rel) in self.paths or self.folder_of(rel) is not None
+
+    def folder_of(self, rel: str) -> str | None:
+        """The forgotten folder ``rel`` is in (``journal/``), if any."""
         folders = rel.split("/")[:-1]
-        return any(path_hash("/".join(folders[:n]) + "/") in paths for n in range(1, len(folders) + 1))
+        for n in range(1, len(folders) + 1):
+            if folder_hash("/".join(folders[:n])) in self.paths:
+                return "/".join(folders[:n]) + "/"
+        return None
 
     def is_redacted(self, rel: str) -> bool:
         return bool(self.redacted) and path_hash(rel) in self.redacted
