@@ -24,6 +24,9 @@ from memsearch.dates.yearly import MONTH_THIRDS, current, latest_ended, latest_n
 #: Open ends of a window ("before 2020" starts at the beginning of time).
 MIN_DATETIME = datetime.min.replace(tzinfo=UTC)
 MAX_DATETIME = datetime.max.replace(tzinfo=UTC)
+#: A window that runs up to now ("recently", "since May", "the past week") holds what was written
+#: at now: its end, exclusive, is this far past it.
+PAST_NOW = timedelta(seconds=1)
 
 
 @dataclass(frozen=True)
@@ -475,7 +478,8 @@ def query_time_window(query: str, now: datetime) -> TimeWindow | None:
         windows = _windows(query[:2000], now)
         if not windows:
             return None
-        return min(windows, key=lambda w: w.width)
+        window = min(windows, key=lambda w: w.width)
+        return replace(window, end=now + PAST_NOW) if window.end == now else window
     except Exception:
         return None
 

@@ -12,6 +12,7 @@ from memsearch.dates import (
     query_time_window,
     strip_time_phrase,
 )
+from memsearch.dates.windows import PAST_NOW
 
 
 def utc(*args: int) -> datetime:
@@ -21,6 +22,7 @@ def utc(*args: int) -> datetime:
 # --------------------------------------------------------------------------- query_time_window
 
 NOW = datetime(2025, 6, 18, 15, 30, tzinfo=UTC)  # a Wednesday
+UP_TO_NOW = NOW + PAST_NOW  # the end of a window that runs up to now (it holds now)
 OPEN_START = datetime.min.replace(tzinfo=UTC)
 OPEN_END = datetime.max.replace(tzinfo=UTC)
 
@@ -69,25 +71,26 @@ OPEN_END = datetime.max.replace(tzinfo=UTC)
         ("twelve months ago", utc(2024, 6, 1), utc(2024, 7, 1), "twelve months ago"),
         ("one year ago", utc(2024, 1, 1), utc(2025, 1, 1), "one year ago"),
         # rolling windows
-        ("past 3 days", utc(2025, 6, 15, 15, 30), NOW, "past 3 days"),
-        ("in the last 2 weeks", utc(2025, 6, 4, 15, 30), NOW, "in the last 2 weeks"),
-        ("over the past five days", utc(2025, 6, 13, 15, 30), NOW, "over the past five days"),
-        ("in the past week", utc(2025, 6, 11, 15, 30), NOW, "in the past week"),
-        ("what have I learned recently", utc(2025, 5, 19, 15, 30), NOW, "recently"),
+        ("past 3 days", utc(2025, 6, 15, 15, 30), UP_TO_NOW, "past 3 days"),
+        ("in the last 2 weeks", utc(2025, 6, 4, 15, 30), UP_TO_NOW, "in the last 2 weeks"),
+        ("over the past five days", utc(2025, 6, 13, 15, 30), UP_TO_NOW, "over the past five days"),
+        ("in the past week", utc(2025, 6, 11, 15, 30), UP_TO_NOW, "in the past week"),
+        ("what have I learned recently", utc(2025, 5, 19, 15, 30), UP_TO_NOW, "recently"),
         # a date the query names says more than "recently"
         ("the cake she made recently in May 2024", utc(2024, 5, 1), utc(2024, 6, 1), "in May 2024"),
-        ("what did I organise recently in 2025", utc(2025, 5, 19, 15, 30), NOW, "recently"),  # within it
+        # within it
+        ("what did I organise recently in 2025", utc(2025, 5, 19, 15, 30), UP_TO_NOW, "recently"),
         # "the last year" is the twelve months up to now; "last year" the calendar year before
-        ("who visited in the last year", utc(2024, 6, 18, 15, 30), NOW, "in the last year"),
-        ("over the last month", utc(2025, 5, 18, 15, 30), NOW, "last month"),
-        ("lately", utc(2025, 5, 19, 15, 30), NOW, "lately"),
+        ("who visited in the last year", utc(2024, 6, 18, 15, 30), UP_TO_NOW, "in the last year"),
+        ("over the last month", utc(2025, 5, 18, 15, 30), UP_TO_NOW, "last month"),
+        ("lately", utc(2025, 5, 19, 15, 30), UP_TO_NOW, "lately"),
         # ranges
-        ("since March 2025", utc(2025, 3, 1), NOW, "since March 2025"),
-        ("since last week", utc(2025, 6, 9), NOW, "since last week"),
-        ("since 2024", utc(2024, 1, 1), NOW, "since 2024"),
+        ("since March 2025", utc(2025, 3, 1), UP_TO_NOW, "since March 2025"),
+        ("since last week", utc(2025, 6, 9), UP_TO_NOW, "since last week"),
+        ("since 2024", utc(2024, 1, 1), UP_TO_NOW, "since 2024"),
         ("before 2020", OPEN_START, utc(2020, 1, 1), "before 2020"),
         ("before March 26", OPEN_START, utc(2025, 3, 26), "before March 26"),
-        ("after May 2025", utc(2025, 6, 1), NOW, "after May 2025"),
+        ("after May 2025", utc(2025, 6, 1), UP_TO_NOW, "after May 2025"),
         ("after 2030", utc(2031, 1, 1), OPEN_END, "after 2030"),
         ("until March 2024", OPEN_START, utc(2024, 4, 1), "until March 2024"),
         ("between March 1 and March 10", utc(2025, 3, 1), utc(2025, 3, 11), "between March 1 and March 10"),
@@ -119,8 +122,8 @@ OPEN_END = datetime.max.replace(tzinfo=UTC)
         # relative phrases that were missing here: they resolve against now
         ("two weeks ago", utc(2025, 6, 2), utc(2025, 6, 9), "two weeks ago"),
         # "so far": from the 1st up to now, not the rest of the month still to come
-        ("what's come up so far this month", utc(2025, 6, 1), NOW, "so far this month"),
-        ("since May", utc(2025, 5, 1), NOW, "since May"),
+        ("what's come up so far this month", utc(2025, 6, 1), UP_TO_NOW, "so far this month"),
+        ("since May", utc(2025, 5, 1), UP_TO_NOW, "since May"),
         # several phrases: the narrowest wins
         ("what happened yesterday in May 2023", utc(2025, 6, 17), utc(2025, 6, 18), "yesterday"),
         # a year stated beside a yearless day pins the day to it
@@ -222,10 +225,10 @@ def test_query_time_window_none(query: str) -> None:
         ("last quarter", utc(2025, 1, 1), utc(2025, 4, 1), "last quarter", False),
         ("the first half of 2024", utc(2024, 1, 1), utc(2024, 7, 1), "the first half of 2024", False),
         # relative to now
-        ("so far this month", utc(2025, 6, 1), NOW, "so far this month", False),
-        ("this year so far", utc(2025, 1, 1), NOW, "this year so far", False),
+        ("so far this month", utc(2025, 6, 1), UP_TO_NOW, "so far this month", False),
+        ("this year so far", utc(2025, 1, 1), UP_TO_NOW, "this year so far", False),
         ("a fortnight ago", utc(2025, 6, 2), utc(2025, 6, 9), "a fortnight ago", False),  # = two weeks ago
-        ("over the past fortnight", utc(2025, 6, 4, 15, 30), NOW, "past fortnight", False),
+        ("over the past fortnight", utc(2025, 6, 4, 15, 30), UP_TO_NOW, "past fortnight", False),
         ("ten days ago", utc(2025, 6, 8), utc(2025, 6, 9), "ten days ago", False),
         # a stated year pins the day
         ("on March 26, in 2024", utc(2024, 3, 26), utc(2024, 3, 27), "on March 26, in 2024", False),
@@ -584,3 +587,14 @@ def test_query_time_window_never_raises_on_temporal_soup(words: list[str], now: 
 def test_a_window_says_the_days_it_was_read_as(query: str, dates: str) -> None:
     window = query_time_window(query, NOW)
     assert window is not None and window.dates() == dates
+
+
+@pytest.mark.parametrize(
+    "query", ["what did I do recently", "since May", "over the past week", "in the last 3 days"]
+)
+def test_a_window_that_runs_up_to_now_holds_now(query):
+    # What was written at now is of "recently": a window's end is exclusive, and an entry at it is
+    # ranked as one just outside.
+    window = query_time_window(query, NOW)
+    assert window is not None
+    assert window.start <= NOW < window.end

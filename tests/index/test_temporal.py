@@ -358,3 +358,26 @@ def test_a_stamp_past_the_year_9999_in_utc_fails_no_search():
     assert window is not None and window.yearly
     hits = index.search(10, YEARLY_NOW, 90.0, (window.start, window.end), yearly=True)
     assert [h.chunk_id for h in hits][:3] == [0, 1, 2]
+
+
+def test_an_entry_at_the_window_s_end_is_not_of_it():
+    # "what happened yesterday": tomorrow's journal is dated at the midnight that ends the window;
+    # it tied the day's own entry, and the recency tie-break put it first.
+    start, end = datetime(2025, 11, 16, tzinfo=UTC), datetime(2025, 11, 17, tzinfo=UTC)
+    now = datetime(2025, 11, 17, 12, tzinfo=UTC)
+    ts = np.array(
+        [start.timestamp(), end.timestamp(), datetime(2025, 11, 16, 23, 59, tzinfo=UTC).timestamp()]
+    )
+    scores = in_window_scores(ts, np.ones(3), start, end, now, 30.0)
+    assert scores[1] < min(scores[0], scores[2])
+
+
+def test_an_open_ended_window_fades_within_a_year_not_its_own_length():
+    # "before 2024": two thousand years long; a 2025 entry is not near it.
+    start, end = datetime(1, 1, 1, tzinfo=UTC), datetime(2024, 1, 1, tzinfo=UTC)
+    ts = np.array(
+        [datetime(2023, 6, 1, tzinfo=UTC).timestamp(), datetime(2025, 6, 1, tzinfo=UTC).timestamp()]
+    )
+    inside, after = window_scores(ts, start, end)
+    assert inside == 1.0
+    assert after < 0.5
