@@ -70,6 +70,15 @@ def as_datetime(value: datetime | str | None, name: str) -> datetime | None:
     return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
 
 
+def query_now(value: datetime | str | None) -> datetime:
+    """The moment a query is asked at (``value``, else the clock), on the vault's clock: its wall
+    time where it was taken, read as UTC. The vault's dates carry no zone (a journal named
+    2025-11-16, a ledger line at 09:12) and are read as UTC, so "yesterday" asked at 23:30 on the
+    16th in New York (04:30 on the 17th in UTC) is the 15th, the day its journal is named for."""
+    moment = as_datetime(value, "now") or datetime.now().astimezone()
+    return moment.replace(tzinfo=UTC)
+
+
 def as_until(value: datetime | str | None, name: str = "until") -> datetime | None:
     """:func:`as_datetime` for an inclusive end: a date alone (``2025-03-10``) means the whole of
     that day, as a person reading ``--until 2025-03-10`` means it, not its first moment."""
@@ -90,7 +99,7 @@ def parse_query(
             'the query is empty; say what you are looking for, e.g. memsearch search "signing keys"'
         )
     text = composed(" ".join(query.split()))[:MAX_QUERY_CHARS]  # as the notes are read (NFC)
-    now_dt = as_datetime(now, "now") or datetime.now(tz=UTC)
+    now_dt = query_now(now)
     filters = filters or Filters()
     if filters.fact_type and filters.fact_type not in FACT_TYPES:
         raise QueryError(f"fact_type {filters.fact_type!r} must be world or experience")

@@ -11,7 +11,7 @@ import os
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
@@ -27,7 +27,7 @@ from memsearch.lock import DEFAULT_LOCK_TIMEOUT
 from memsearch.models import FACT_TYPES, SearchResponse
 from memsearch.paths import default_home
 from memsearch.preload import EmbedderPreload
-from memsearch.query import Filters, ParsedQuery, as_datetime, as_until, parse_query
+from memsearch.query import Filters, ParsedQuery, as_datetime, as_until, parse_query, query_now
 from memsearch.retrieval import Retrieval, open_retrieval, pending
 from memsearch.scan import check_vault
 from memsearch.search import STRATEGIES, QueryEmbedding, dated_span, search_index
@@ -249,7 +249,7 @@ class Memsearch:
             # Vectors alone: no words to parse (the filters still apply).
             if fact_type and fact_type not in FACT_TYPES:
                 raise QueryError(f"fact_type {fact_type!r} must be world or experience")
-            parsed = ParsedQuery("", "", as_datetime(now, "now") or datetime.now(tz=UTC), None, (), filters)
+            parsed = ParsedQuery("", "", query_now(now), None, (), filters)
         else:
             with self.writes.guard:
                 parsed = parse_query(query or "", self.index.graph, now=now, filters=filters)

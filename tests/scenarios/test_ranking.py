@@ -485,3 +485,23 @@ def test_a_ledger_line_that_replaces_an_older_one_is_where_the_file_opens(tmp_pa
     assert any("editors.md:1 (by aster/ledger/editors.md:3)" in note for note in now.health.notes), now.health
     before = engine.search("which text editor did I use before", k=3, now="2025-11-01T12:00:00")
     assert (before.results[0].path, before.results[0].start_line) == ("aster/ledger/editors.md", 1)
+
+
+@pytest.mark.parametrize(
+    ("query", "day"),
+    [
+        ("what happened yesterday", "journal/2025-11-15.md"),
+        ("what happened on 2025-11-16", "journal/2025-11-16.md"),
+    ],
+)
+def test_a_now_in_the_agents_own_zone_reads_days_as_its_journal_names_them(tmp_path, query, day):
+    """An agent asks at 23:30 on the 16th in New York (04:30 on the 17th in UTC): its yesterday is
+    the 15th, and its journals are named by its own days. The window was the 15th in New York's
+    zone, and the entry named for the 16th fell outside it while the 17th's fell in."""
+    files = {
+        f"journal/2025-11-{d}.md": f"# 2025-11-{d}\n\nWalked the {word} loop before breakfast.\n"
+        for d, word in (("14", "harbour"), ("15", "ridge"), ("16", "river"), ("17", "canal"))
+    }
+    with engine_of(tmp_path, files) as opened:
+        response = opened.search(query, k=4, now="2025-11-16T23:30:00-05:00")
+    assert response.results[0].path == day
