@@ -505,3 +505,26 @@ def test_a_now_in_the_agents_own_zone_reads_days_as_its_journal_names_them(tmp_p
     with engine_of(tmp_path, files) as opened:
         response = opened.search(query, k=4, now="2025-11-16T23:30:00-05:00")
     assert response.results[0].path == day
+
+
+def test_an_entry_replaces_only_what_its_replacing_sentence_names(tmp_path):
+    """The editor switch of a Tuesday the 10th replaced vim, not every entry of a Tuesday or a 10th:
+    "what do I eat for dinner these days" put the only dinner entry under it (they shared "tuesday"),
+    and "where do I live" the address entry under a Christmas "instead of turkey" (they shared "12")."""
+    notes = {
+        "journal/2023-02-14.md": "# 2023-02-14 Tuesday\n\nValentine's dinner at home: mushroom risotto.\n",
+        "journal/2023-06-01.md": "# 2023-06-01\n\nMy address is 12 Elm Street, Leeds.\n",
+        "journal/2023-03-07.md": "# 2023-03-07 Tuesday\n\nvim is the text editor I use for everything.\n",
+        "journal/2024-12-25.md": "# 2024-12-25\n\nWe had goose instead of turkey this year.\n",
+        "journal/2025-06-10.md": "# 2025-06-10 Tuesday\n\nSwitched from vim to Helix as my editor.\n",
+    }
+    vault = tmp_path / "vault"
+    write_vault(vault, notes)
+    index_vault(vault)  # embedded: the semantic list brings every entry into the head
+    engine = open_index(vault)
+    for query in ("what do I eat for dinner these days", "where do I live"):
+        response = engine.search(query, k=5, now="2025-11-17T12:00:00")
+        notes_said = " ".join(response.health.notes)
+        assert "2023-02-14.md" not in notes_said and "2023-06-01.md" not in notes_said, (query, notes_said)
+    editor = engine.search("which text editor do I use", k=5, now="2025-11-17T12:00:00")
+    assert any("2023-03-07.md:1 (by journal/2025-06-10.md:1)" in note for note in editor.health.notes)
