@@ -23,7 +23,7 @@ prose defines). This module only re-exports.
 
 from __future__ import annotations
 
-from memsearch.entities.aliases import MAX_DEFINITION_WORDS, prose_aliases
+from memsearch.entities.aliases import MAX_DEFINITION_WORDS, closed_aliases, prose_aliases
 from memsearch.entities.extract import (
     Vocabulary,
     extract_entities,
@@ -47,6 +47,7 @@ __all__ = [
     "MAX_ENTITY_CHARS",
     "STOPWORDS",
     "Vocabulary",
+    "closed_aliases",
     "extract_entities",
     "frontmatter_entities",
     "linked_notes",

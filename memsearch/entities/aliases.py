@@ -82,3 +82,19 @@ def _add_alias(found: dict[str, str], alias: str, canonical: str) -> None:
 
 
 _ARTICLE = re.compile(r"^(?:the|a|an|our|my)\s+", re.IGNORECASE)
+
+
+def closed_aliases(aliases: dict[str, str]) -> dict[str, str]:
+    """Each alias (normalised keys) mapped to the end of its chain: a note's ``aliases: [MQ]`` makes
+    MQ stand for "mara quint", and a team page's ``**Mara Quint** - hydroponics lead`` makes Mara
+    Quint stand for her role; read one step at a time, MQ named a key no chunk holds any more. In a
+    cycle, every member stands for the first of them in sort order."""
+    closed: dict[str, str] = {}
+    for alias in aliases:
+        chain = [alias]
+        while (following := aliases.get(chain[-1])) is not None and following not in chain:
+            chain.append(following)
+        end = chain[-1] if following is None else min(chain[chain.index(following) :])
+        if end != alias:
+            closed[alias] = end
+    return closed

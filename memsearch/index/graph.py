@@ -31,7 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
-from memsearch.entities import normalize_entity, without_possessive
+from memsearch.entities import closed_aliases, normalize_entity, without_possessive
 from memsearch.entities.words import is_stopword
 from memsearch.index.keyword import fit_mask, top_hits
 from memsearch.models import Hit
@@ -113,13 +113,14 @@ class EntityGraph:
             self._resolved[name] = key
         return key
 
-    def add_aliases(self, aliases: dict[str, str]) -> None:
-        for alias, canonical in aliases.items():
-            a, c = normalize(alias), normalize(canonical)
-            if a and c and a != c:
-                self._aliases[a] = c
-                self._resolved.clear()
-                self._reverse_aliases = None
+    def set_aliases(self, aliases: dict[str, str]) -> None:
+        """The vault's alias map (normalised keys: :func:`memsearch.index.in_memory.alias_map`),
+        each alias standing for the end of its chain (:func:`closed_aliases`). Set before any chunk
+        is added: chunks are keyed by what their names resolve to."""
+        keys = ((normalize(alias), normalize(canonical)) for alias, canonical in aliases.items())
+        self._aliases = closed_aliases({a: c for a, c in keys if a and c and a != c})
+        self._resolved.clear()
+        self._reverse_aliases = None
 
     def add(self, chunk_id: int, entities: Iterable[str]) -> None:
         keys = tuple(dict.fromkeys(k for k in (self.resolve(e) for e in entities) if k))
@@ -392,7 +393,7 @@ class EntityGraph:
     def load(cls, path: Path) -> EntityGraph:
         data = json.loads(path.read_text(encoding="utf-8"))
         graph = cls()
-        graph._aliases = dict(data["aliases"])
+        graph._aliases = closed_aliases(dict(data["aliases"]))
         # add() for every chunk (the aliases apply again), minus its per-call overhead.
         chunks = graph._chunks
         table = graph._chunk_entities

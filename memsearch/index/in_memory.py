@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from memsearch.config import Settings
+from memsearch.entities import closed_aliases
 from memsearch.errors import IndexCorruptError
 from memsearch.index.graph import EntityGraph
 from memsearch.index.graph import normalize as normalize_entity_key
@@ -80,14 +81,15 @@ class IndexData:
 
 
 def alias_map(files: Mapping[str, Mapping[str, Any]]) -> dict[str, str]:
-    """The entity alias map the manifest's files declare, applied in scan order (later files win)."""
+    """The entity alias map the manifest's files declare, applied in scan order (later files win),
+    each alias standing for the end of its chain (:func:`closed_aliases`)."""
     combined: dict[str, str] = {}
     for path in alias_order(files):
         for alias, canonical in files[path]["aliases"].items():
             a, c = normalize_entity_key(alias), normalize_entity_key(canonical)
             if a and c and a != c:
                 combined[a] = c
-    return combined
+    return closed_aliases(combined)
 
 
 def alias_order(files: Mapping[str, Mapping[str, Any]]) -> list[str]:
@@ -178,8 +180,7 @@ def _set_time(data: IndexData, cid: int, chunk: Chunk) -> None:
 def rebuild_graph(data: IndexData, files: Mapping[str, Mapping[str, Any]]) -> None:
     """The entity graph again from every chunk, under the alias map of ``files`` (aliases changed)."""
     graph = EntityGraph()
-    for path in alias_order(files):
-        graph.add_aliases(files[path]["aliases"])
+    graph.set_aliases(alias_map(files))
     for cid in sorted(data.chunks):
         graph.add(cid, data.chunks[cid].entities)
     data.graph = graph

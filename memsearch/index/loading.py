@@ -44,7 +44,6 @@ from memsearch.index.in_memory import (
     add_file_chunks,
     add_modal,
     alias_map,
-    alias_order,
     check_gaps,
     empty_index,
     rebuild_graph,
@@ -230,8 +229,7 @@ def build_from_commit(repo: IndexRepo, commit: str, base: IndexData | None = Non
     data = empty_index(int(dim) if dim else None)
     data.manifest, data.commit = manifest, commit
     read = read_files(repo, commit, manifest, files)
-    for path in alias_order(files):  # every alias before any chunk, in scan order, as a full scan
-        data.graph.add_aliases(files[path]["aliases"])
+    data.graph.set_aliases(alias_map(files))  # every alias before any chunk, as a full scan
     order = sorted(files, key=lambda p: min(files[p]["chunks"], default=-1))
     modal = read_modal(repo, commit, manifest, files)
     for path in order:

@@ -5,7 +5,7 @@ from memsearch.index.graph import EntityGraph
 
 def _graph() -> EntityGraph:
     g = EntityGraph()
-    g.add_aliases({"RF": "Redflag"})
+    g.set_aliases({"RF": "Redflag"})
     g.add(0, ["Redflag", "signing keys"])
     g.add(1, ["signing keys", "Ed25519"])
     g.add(2, ["Ed25519"])
@@ -179,3 +179,23 @@ def test_the_walks_kept_between_queries_stay_under_their_bound(monkeypatch):
             assert np.array_equal(g.walk([f"e{s}"], 201), fresh[s])
             assert g._reached <= 40
     assert g._reaches  # the walks of 24 chunks were kept, those of more than 40 never
+
+
+def test_an_alias_of_a_name_that_is_itself_an_alias_stands_for_the_end_of_the_chain():
+    # A note's ``aliases: [MQ]`` and a team page's "**Mara Quint** - hydroponics lead": MQ named a
+    # key no chunk held once Mara Quint stood for her role.
+    g = EntityGraph()
+    g.set_aliases({"MQ": "Mara Quint", "Mara Quint": "hydroponics lead"})
+    g.add(0, ["Mara Quint"])
+    g.add(1, ["MQ"])
+    assert g.resolve("MQ") == g.resolve("Mara Quint") == g.resolve("hydroponics lead")
+    assert g.chunk_ids(g.resolve("MQ")).tolist() == [0, 1]
+    assert g.find_in_text("what does MQ grow") == [g.resolve("Mara Quint")]
+
+
+def test_aliases_in_a_cycle_stand_for_one_name():
+    g = EntityGraph()
+    g.set_aliases({"Big Blue": "the autoclave", "the autoclave": "Big Blue"})
+    g.add(0, ["Big Blue"])
+    g.add(1, ["the autoclave"])
+    assert g.resolve("Big Blue") == g.resolve("the autoclave")

@@ -528,3 +528,22 @@ def test_an_entry_replaces_only_what_its_replacing_sentence_names(tmp_path):
         assert "2023-02-14.md" not in notes_said and "2023-06-01.md" not in notes_said, (query, notes_said)
     editor = engine.search("which text editor do I use", k=5, now="2025-11-17T12:00:00")
     assert any("2023-03-07.md:1 (by journal/2025-06-10.md:1)" in note for note in editor.health.notes)
+
+
+def test_a_team_page_glossing_a_name_keeps_the_name_s_own_aliases(tmp_path):
+    """mara.md says ``aliases: [MQ]``; the team page's "**Mara Quint** - hydroponics lead" reads as a
+    glossary line and makes the name stand for the role. MQ stood for a key no chunk held: the
+    journal naming MQ, and the note itself, were out of ``--entity MQ``."""
+    notes = {
+        "reference/mara.md": (
+            "---\ntitle: Mara Quint\naliases: [MQ]\n---\nMara Quint runs the hydroponics bay and tends the"
+            " lettuce racks.\n"
+        ),
+        "reference/team.md": (
+            "# Team\n\n- **Mara Quint** - hydroponics lead\n- **Tomasz Nowak** - electrician\n"
+        ),
+        "journal/2025-04-02.md": "# 2025-04-02\n\nChecked the seedling trays with MQ this morning.\n",
+    }
+    engine = engine_of(tmp_path, notes)
+    found = engine.search("trays lettuce", k=5, entities=["MQ"], now="2025-05-01T12:00:00")
+    assert {r.path for r in found.results} >= {"reference/mara.md", "journal/2025-04-02.md"}, found
