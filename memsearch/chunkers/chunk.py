@@ -55,7 +55,10 @@ from memsearch.scan import NOTEBOOK_SUFFIXES
 #:     "zu", "rich" for "Zürich" (scan.composed).
 #: 17: a lone carriage return in a file of line feeds is a character of its line, as grep and sed
 #:     count (a progress bar pasted from a terminal put every later anchor lines down).
-CHUNKER_VERSION = 17
+#: 18: an impossible date in frontmatter ("updated: 2025-02-30") is kept as text, not the whole
+#:     block dropped; a wikilink in a table ("[[heron\|the pipeline]]") names "heron"; a "---"
+#:     alone between entries is no chunk; a setext title joins its first chapter.
+CHUNKER_VERSION = 18
 
 #: The chunking strategies whose notes are subjects a link can name (:func:`note_identity`).
 SUBJECT_STRATEGIES = frozenset({"sections", "archive", "chapters"})

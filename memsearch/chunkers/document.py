@@ -18,6 +18,8 @@ from memsearch.fences import NOT_FENCED, fence_ids
 _HEADING_RE = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
 # A setext heading's underline: "===" makes the line above a level-1 heading, "---" a level-2 one.
 _SETEXT_RE = re.compile(r"^ {0,3}(=+|-{2,})[ \t]*$")
+# A thematic break ("---", "* * *", "___"): it separates; alone, it says nothing.
+_BREAK_RE = re.compile(r"^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$")
 # Lines that are no paragraph, so no setext heading: list items, quotes, table rows, HTML.
 _NOT_PARAGRAPH_RE = re.compile(r"^ {0,3}(?:[-*+][ \t]|\d{1,9}[.)][ \t]|>|\||<)")
 # Markdown decoration before a leading date, only to show the date as written.
@@ -68,6 +70,7 @@ class Doc:
         self.blank = [is_blank(line) for line in lines]
         self.level = [0] * self.n
         self.heading_text = [""] * self.n
+        self.underline = [False] * self.n  # a setext heading's "===" or "---" line
         for i in range(body_start, self.n):
             line = lines[i].lstrip("\ufeff") if i == 0 else lines[i]  # a byte-order mark is no content
             if self.fence[i] == NOT_FENCED and line.lstrip(" ").startswith("#"):
@@ -80,6 +83,7 @@ class Doc:
             if m and self.fence[i] == NOT_FENCED and self._one_line_paragraph(i - 1):
                 self.level[i - 1] = 1 if m.group(1)[0] == "=" else 2
                 self.heading_text[i - 1] = lines[i - 1].strip()
+                self.underline[i] = True
         self._dates: dict[int, tuple[datetime, str] | None] = {}
 
     def _one_line_paragraph(self, i: int) -> bool:
@@ -107,11 +111,20 @@ class Doc:
         return self.fence[i] != NOT_FENCED
 
     def first_content(self, start: int, end: int) -> int:
-        """The first line of ``start..end`` that is neither blank nor a heading (``end + 1`` if none)."""
+        """The first line of ``start..end`` that is neither blank nor a heading (nor a setext
+        heading's underline: a bare title made a chunk of its own) (``end + 1`` if none)."""
         i = start
-        while i <= end and (self.blank[i] or self.level[i] > 0):
+        while i <= end and (self.blank[i] or self.level[i] > 0 or self.underline[i]):
             i += 1
         return i
+
+    def is_break(self, i: int) -> bool:
+        """Whether line ``i`` is a thematic break outside a fence (not a setext underline)."""
+        return (
+            self.fence[i] == NOT_FENCED
+            and not self.underline[i]
+            and _BREAK_RE.match(self.lines[i]) is not None
+        )
 
     @cached_property
     def enclosing(self) -> list[tuple[Heading, ...]]:
@@ -195,8 +208,8 @@ def trim(doc: Doc, seg: Segment) -> Segment | None:
         start += 1
     while end >= start and doc.blank[end]:
         end -= 1
-    if start > end:
-        return None
+    if start > end or all(doc.blank[i] or doc.is_break(i) for i in range(start, end + 1)):
+        return None  # nothing, or only the "---" between two entries
     seg.start, seg.end = start, end
     return seg
 

@@ -70,7 +70,8 @@ def clean_name(text: str) -> str:
 
 
 def wikilink_target(inner: str) -> str:
-    target = inner.split("|", 1)[0].split("#", 1)[0].split("^", 1)[0].strip()
+    # In a table, Obsidian writes the label's bar escaped: ``[[heron\|the pipeline]]``.
+    target = inner.split("|", 1)[0].removesuffix("\\").split("#", 1)[0].split("^", 1)[0].strip()
     target = target.rstrip("/").rsplit("/", 1)[-1]
     if target.lower().endswith(".md"):
         target = target[:-3]

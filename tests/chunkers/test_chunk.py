@@ -449,6 +449,55 @@ def test_chunk_entities_are_body_plus_frontmatter():
     assert pf.chunks[0].entities == ("Ed Kowalski", "Redflag", "security", "RF")
 
 
+@pytest.mark.parametrize("value", ["2025-02-30", "2025-13-45", "2025-02-30T10:00:00"])
+def test_an_impossible_date_in_frontmatter_keeps_the_rest_of_it(value):
+    # PyYAML's timestamp constructor raised on it, and the whole block was read as plain text: the
+    # note's title, aliases and tags with it.
+    text = md(
+        "---",
+        "title: Heron Pipeline",
+        "aliases: [HPX]",
+        "tags: [ingest]",
+        f"updated: {value}",
+        "---",
+        "Body.",
+    )
+    pf = parse("reference/heron.md", text)
+    assert pf.aliases == {"HPX": "Heron Pipeline"}
+    assert pf.frontmatter["updated"] == value
+    assert "ingest" in pf.chunks[0].entities
+
+
+def test_a_thematic_break_between_entries_is_no_chunk_of_its_own():
+    # The "---" between two journal entries was a search result that opened on nothing but "---".
+    text = md("## 14:00", "", "Reviewed the kestrelbay design.", "", "---", "", "Evening walk by the canal.")
+    pf = parse("journal/2025-03-11.md", text)
+    assert [c.text for c in pf.chunks] == [
+        "## 14:00\n\nReviewed the kestrelbay design.",
+        "Evening walk by the canal.",
+    ]
+
+
+def test_a_setext_title_joins_the_first_chapter():
+    # Its "===" underline counted as content: the bare title was a chunk of its own.
+    text = md(
+        "The Setext Book",
+        "=" * 15,
+        "",
+        "Chapter Uno",
+        "-" * 11,
+        "",
+        "Uno text.",
+        "",
+        "Chapter Dos",
+        "-" * 11,
+        "",
+        "Dos.",
+    )
+    pf = parse("literature/book.md", text)
+    assert [(c.start_line, c.end_line) for c in pf.chunks] == [(1, 7), (9, 12)]
+
+
 # ------------------------------------------------------------------------------------ bad content
 
 
@@ -592,8 +641,9 @@ def check_invariants(path: str, text: str, s: Settings) -> ParsedFile:
             assert not any(
                 lines[i].strip() and not (fences[i] >= 0 and fences[i] == fences[i - 1]) for i in inner
             ), (path, c.start_line, c.end_line)
+    doc = Doc(lines, body_start)
     for i in range(body_start, len(lines)):
-        if lines[i].strip():
+        if lines[i].strip() and not doc.is_break(i):  # a "---" alone between entries holds nothing
             assert i in owner, (path, i + 1, lines[i])
     per_fence: dict[int, set[int]] = {}
     for i, f in enumerate(fences):

@@ -127,3 +127,12 @@ def test_linked_notes_names_what_one_line_links_to():
     assert linked_notes(line) == ["ema-filter", "Redflag", "debouncing"]
     assert linked_notes("no link here, only [brackets] and (parens)") == []
     assert linked_notes("![[diagram.png]] `[[not a link]]` [site](https://example.com/a.md)") == []
+
+
+def test_a_wikilink_in_a_table_escapes_its_bar():
+    # Obsidian writes ``[[heron\|the pipeline]]`` in a table cell; the entity was "heron\".
+    from memsearch.entities import linked_notes
+
+    row = "| [[heron\\|the pipeline]] | owner |"
+    assert "heron" in extract_entities(row) and "heron\\" not in extract_entities(row)
+    assert linked_notes(row) == ["heron"]
