@@ -21,7 +21,13 @@ from memsearch.search.filters import filter_mask
 from memsearch.search.fuse import fuse
 from memsearch.search.resonate import resonate
 from memsearch.search.results import grouped_results
-from memsearch.search.retrieve import retrieve_graph, retrieve_keyword, retrieve_semantic, retrieve_time
+from memsearch.search.retrieve import (
+    read_terms,
+    retrieve_graph,
+    retrieve_keyword,
+    retrieve_semantic,
+    retrieve_time,
+)
 from memsearch.search.state import (
     MODAL_LIST,
     STRATEGIES,
@@ -86,10 +92,12 @@ def search_index(
     # 2. retrieve
     asked = Asked(index, parsed, settings, BackendCall(retrieval, index), allowed, IndexVocabulary(index))
     asked_in = main_script(parsed.text)  # the query's script, for the notes and the signal
+    if wanted:  # without a time list, the words of the query's time phrase are words to search too
+        read_terms(asked, found, explain, with_window="time" not in wanted)
     if "semantic" in wanted:
         retrieve_semantic(asked, found, query_embedding, asked_in)
     if "keyword" in wanted:
-        retrieve_keyword(asked, found, explain)
+        retrieve_keyword(asked, found)
     if "graph" in wanted:
         retrieve_graph(asked, found)
     for modality, vector in (vectors or {}).items():

@@ -92,12 +92,14 @@ def retrieve_semantic(
     found.timings["semantic"] = elapsed_ms(t)
 
 
-def retrieve_keyword(asked: Asked, found: Found, explain: bool) -> None:
-    """BM25 over the query's weighted terms, and what its head says of the query: how much of it
-    the head holds (with and without the names it writes), how much the vault lacks."""
-    t = time.perf_counter()
+def read_terms(asked: Asked, found: Found, explain: bool, *, with_window: bool = False) -> None:
+    """What the query's words say, whichever lists run: their weights, whether only the question's
+    form is left, the share of them the vault never uses, the identifiers it holds whole (the
+    signal reads these: a search by meaning alone judged "the query has no informative words").
+    ``with_window``: the time phrase stays a part of the words (no time list answers it)."""
     index, parsed = asked.index, asked.parsed
-    query_weights = found.query_weights = term_weights(parsed.keyword_text, parsed.glosses, asked.vocabulary)
+    text = parsed.text if with_window else parsed.keyword_text
+    query_weights = found.query_weights = term_weights(text, parsed.glosses, asked.vocabulary)
     if explain:  # what a name was searched as beside its own words: "Dr Park" also as "jun"
         found.notes.extend(
             f"{gloss.written!r} also searched as {str(gloss)!r} (what the vault also calls it)"
@@ -107,13 +109,36 @@ def retrieve_keyword(asked: Asked, found: Found, explain: bool) -> None:
     # Only the question's form is left ("what happened", once "last week" is the window), or no
     # word at all ("what did I do" is stopwords): a keyword hit on it would be won by scaffolding.
     found.form_only = not informative(query_weights)
+    if found.form_only or not query_weights:
+        return
+    # Of the query's own words: a gloss is the vault's other name for one of them, so it must not
+    # make a question about what the vault lacks look held (a nickname with a second expansion
+    # would lower the share the missing words hold).
+    total, missing = index.keyword.query_weight(query_weights)
+    written_total = index.keyword.query_weight(query_weights.written())[0] if query_weights.glossed else total
+    found.missing_share = min(1.0, missing / written_total) if written_total > 0 else None
+    # An identifier is one thing's name: the vault holding it whole ("PO-7781", not "po" and
+    # "7781" apart) says where the memory is, whatever else the question's words are.
+    for written in identifiers(parsed.text):
+        if index.keyword.holds(tokenize(written)[0]):
+            found.identifiers_held += 1
+        else:
+            found.identifiers_missing += 1
+
+
+def retrieve_keyword(asked: Asked, found: Found) -> None:
+    """BM25 over the query's weighted terms (:func:`read_terms`), and what its head says of the
+    query: how much of it the head holds (with and without the names it writes)."""
+    t = time.perf_counter()
+    index, parsed = asked.index, asked.parsed
+    query_weights = found.query_weights
     if found.form_only and query_weights:
         found.skipped["keyword"] = "the query has only question-form words (what happened, tell me ...)"
     elif query_weights:
         hits = found.lists["keyword"] = asked.backend.keyword_top(
             query_weights, asked.top_n, asked.allowed, parsed.filters, asked.vault_order
         )
-        total, missing = index.keyword.query_weight(query_weights)
+        total, _ = index.keyword.query_weight(query_weights)
         top = hits[0].score if hits else 0.0
         found.keyword_coverage = min(1.0, top / total) if total > 0 else 0.0
         beyond = without_names(query_weights, parsed.names)
@@ -123,20 +148,6 @@ def retrieve_keyword(asked: Asked, found: Found, explain: bool) -> None:
             held = float(index.keyword.scores_of(beyond, head)[0])
             found.beyond_names = min(1.0, held / beyond_total) if beyond_total > 0 else 0.0
             found.head_lacks_rarest = _lacks_rarest(index, beyond, head)
-        # Of the query's own words: a gloss is the vault's other name for one of them, so it
-        # must not make a question about what the vault lacks look held (a nickname with a
-        # second expansion would lower the share the missing words hold).
-        written_total = (
-            index.keyword.query_weight(query_weights.written())[0] if query_weights.glossed else total
-        )
-        found.missing_share = min(1.0, missing / written_total) if written_total > 0 else None
-        # An identifier is one thing's name: the vault holding it whole ("PO-7781", not "po" and
-        # "7781" apart) says where the memory is, whatever else the question's words are.
-        for written in identifiers(parsed.text):
-            if index.keyword.holds(tokenize(written)[0]):
-                found.identifiers_held += 1
-            else:
-                found.identifiers_missing += 1
         found.ran.append("keyword")
     elif parsed.window is not None and not parsed.keyword_text:
         found.skipped["keyword"] = f"the query is its time window alone ({parsed.window.text!r})"
@@ -192,7 +203,7 @@ def retrieve_graph(asked: Asked, found: Found) -> None:
     )
     # The links on the passages the text lists rank first (links.py); alone, the graph finds
     # those passages by their words itself.
-    link_terms = found.query_weights or term_weights(parsed.keyword_text, parsed.glosses, asked.vocabulary)
+    link_terms = found.query_weights
     if informative(link_terms):
         starts = [h.chunk_id for name in ("keyword", "semantic") for h in found.lists.get(name, ())[:BRIDGES]]
         if "keyword" not in found.lists and "semantic" not in found.lists:

@@ -547,3 +547,36 @@ def test_a_team_page_glossing_a_name_keeps_the_name_s_own_aliases(tmp_path):
     engine = engine_of(tmp_path, notes)
     found = engine.search("trays lettuce", k=5, entities=["MQ"], now="2025-05-01T12:00:00")
     assert {r.path for r in found.results} >= {"reference/mara.md", "journal/2025-04-02.md"}, found
+
+
+@pytest.mark.parametrize("strategies", [None, ("semantic",), ("time",), ("graph", "time"), ("keyword",)])
+def test_the_signal_reads_the_query_whichever_lists_run(tmp_path, strategies):
+    """The share of the query the vault lacks was read by the keyword list: searched by meaning or
+    by time alone, a question whose words the vault holds was "thin: the query has no informative
+    words", and one about nothing was said to have none."""
+    notes = {
+        "journal/2025-03-11.md": "# 2025-03-11\n\nMara approved the new signing key for the release.\n",
+        "reference/signing.md": "# Signing\n\nRotated on 2025-03-11; Mara approves every new key.\n",
+        "reference/garden.md": "# Garden\n\nThe tomatoes need feeding weekly.\n",
+    }
+    vault = tmp_path / "vault"
+    write_vault(vault, notes)
+    index_vault(vault)  # embedded: the semantic list runs
+    engine = open_index(vault)
+    held = engine.search("who approved the new signing key", k=3, strategies=strategies)
+    assert held.signal.level == "strong", held.signal
+    nothing = engine.search("kubernetes deployment rollback", k=3, strategies=strategies)
+    assert nothing.signal.level in ("none", "thin"), nothing.signal
+
+
+def test_a_date_searched_by_words_alone_is_searched_as_words(tmp_path):
+    """``--strategy keyword -- 2025-03-11``: the date was taken for the time list's window, which did
+    not run, and the keyword list the user asked for was skipped."""
+    notes = {
+        "reference/signing.md": "# Signing\n\nRotated on 2025-03-11; Mara approves every new key.\n",
+        "reference/garden.md": "# Garden\n\nThe tomatoes need feeding weekly.\n",
+    }
+    engine = engine_of(tmp_path, notes)
+    response = engine.search("2025-03-11", k=3, strategies=("keyword",))
+    assert response.health.ran == ("keyword",)
+    assert [r.path for r in response.results] == ["reference/signing.md"]
