@@ -196,3 +196,6 @@ def test_nothing_resonates_is_said_and_all_shows_the_results(indexed_vault):
     shown = CliRunner().invoke(main, [*args, "--format", "json", "--all"])
     data = json.loads(shown.stdout)
     assert data["signal"] == "none" and data["signal_reason"] and data["results"]
+    # the table shown anyway says so too (it said nothing of the signal)
+    table_all = CliRunner().invoke(main, [*args, "--format", "table", "--all"])
+    assert "nothing resonates" in table_all.stdout and data["results"][0]["path"] in table_all.stdout

@@ -74,6 +74,8 @@ def print_table(data: dict[str, Any], explain: bool) -> None:
         click.echo(no_results_line(data))
     elif signal == "thin":
         click.echo(f"the signal is thin: {data.get('signal_reason', '')}")
+    elif signal == "none":  # shown anyway (--all)
+        click.echo(f"nothing resonates (shown as asked): {data.get('signal_reason', '')}")
     for i, r in enumerate(data["results"], 1):
         when = (r.get("timestamp") or "")[:10]
         ents = ", ".join(r["entities"][:4])
