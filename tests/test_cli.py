@@ -55,6 +55,18 @@ def test_explain_table_shows_contributions(indexed_vault):
     assert "contribution" in result.stdout and "territory weight" in result.stdout
 
 
+def test_a_query_beside_batch_is_refused_not_dropped(indexed_vault, tmp_path):
+    batch = tmp_path / "queries.jsonl"
+    batch.write_text(json.dumps({"query": "sign_ed25519"}) + "\n")
+    result = CliRunner().invoke(
+        main, ["search", "canal walk", "--batch", str(batch), "--vault", str(indexed_vault)]
+    )
+    assert result.exit_code == 2 and "not both" in result.output and "'canal walk'" in result.output
+    # a vault given where the query goes: say how to name it
+    named = CliRunner().invoke(main, ["search", "--batch", str(batch), str(indexed_vault)])
+    assert named.exit_code == 2 and "--vault" in named.output
+
+
 def test_batch_answers_one_line_per_query(indexed_vault, tmp_path):
     batch = tmp_path / "queries.jsonl"
     batch.write_text(

@@ -141,6 +141,10 @@ def search(
     }
     if vector_files and batch is not None:
         raise click.UsageError("--vector is for one query; give it without --batch")
+    if query is not None and batch is not None:
+        # The file's lines are the queries: a QUERY beside them was dropped without a word.
+        hint = " (to name the vault, give --vault)" if _names_a_folder(query) else ""
+        raise click.UsageError(f"give QUERY or --batch, not both: {query!r} would not be searched{hint}")
     if query is not None and not vault.exists() and _names_a_folder(query):
         # `memsearch search VAULT QUERY`: the words would be looked for as a folder.
         raise click.UsageError(
