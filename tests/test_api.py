@@ -125,6 +125,28 @@ def test_bad_queries_are_clear_errors(engine):
         engine.search("keys", fact_type="opinion")
 
 
+@pytest.mark.parametrize(
+    ("arguments", "named"),
+    [
+        ({"query": 5}, "query must be text"),
+        ({"query": "keys", "territory": 5}, "territory must be text"),
+        ({"query": "keys", "territory": ["journal/"]}, "territory must be text"),
+        ({"query": "keys", "fact_type": 1}, "fact_type must be text"),
+        ({"query": "keys", "strategies": [1]}, "strategies must be a list"),
+        ({"query": "keys", "entities": 7}, "entities must be a list"),
+    ],
+)
+def test_an_argument_of_another_type_is_refused_by_its_name(engine, arguments, named):
+    # territory=5 raised AttributeError; search(5) said "the query is empty"
+    with pytest.raises(QueryError, match=named):
+        engine.search(**arguments)
+
+
+def test_one_strategy_named_as_text_is_that_strategy(engine):
+    # strategies="keyword" was read letter by letter: "unknown strategy 'k'"
+    assert engine.search("sign_ed25519", strategies="keyword").health.ran == ("keyword",)
+
+
 def test_missing_vault_is_a_clear_error(tmp_path):
     with pytest.raises(VaultError, match="does not exist"):
         index_vault(tmp_path / "nowhere")

@@ -43,6 +43,20 @@ if TYPE_CHECKING:
 from memsearch.api.writes import FileUpdate, Writes
 
 
+def _check_types(query: Any, territory: Any, fact_type: Any, strategies: Any, entities: Any) -> None:
+    """Arguments of another type than text (a list of texts for ``strategies`` and ``entities``)
+    are refused, named: ``territory=5`` raised AttributeError, ``search(5)`` said "the query is
+    empty"."""
+    for name, value in (("query", query), ("territory", territory), ("fact_type", fact_type)):
+        if value is not None and not isinstance(value, str):
+            raise QueryError(f"{name} must be text, got {type(value).__name__} {value!r}")
+    for name, value in (("strategies", strategies), ("entities", entities)):
+        if value is None or isinstance(value, str):
+            continue
+        if not isinstance(value, Sequence) or not all(isinstance(item, str) for item in value):
+            raise QueryError(f"{name} must be a list of names, got {value!r}")
+
+
 def _check_territory(territory: str | None) -> None:
     """Refuse a territory outside the vault (``../..``, ``/etc``, ``~/x``): it was read as no filter."""
     if not territory:
@@ -226,9 +240,12 @@ class Memsearch:
         if query is not None and text is not None:
             raise QueryError("give the query once: as `query` or as `text`, not both")
         query = text if query is None else query
+        _check_types(query, territory, fact_type, strategies, entities)
         if isinstance(entities, str):
             entities = [entities]
-        if not isinstance(k, int) or k < 1:
+        if isinstance(strategies, str):  # one name: not its letters
+            strategies = [strategies]
+        if not isinstance(k, int) or isinstance(k, bool) or k < 1:
             raise MemsearchError(f"k must be a positive whole number (got {k!r})")
         _check_territory(territory)
         if any(isinstance(name, str) and not name.strip() for name in entities or ()):
