@@ -406,6 +406,8 @@ class MemoryTools:
                 "degraded": False,
                 "message": message,
                 "query": text,
+                "signal": "none",  # as every answer says it (the API's, the CLI's)
+                "signal_reason": "the vault holds no memory yet",
                 "results": [],
                 "health": {},
                 "warnings": warnings,

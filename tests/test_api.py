@@ -325,3 +325,16 @@ def test_a_question_of_scaffolding_alone_runs_no_keyword_search(engine):
     response = engine.search("what happened last week?", k=3, now=NOW)
     assert "question-form" in response.health.skipped["keyword"]
     assert "keyword" in engine.search("what happened to redflag last week?", k=3, now=NOW).health.ran
+
+
+def test_an_empty_vault_is_no_failure_of_the_semantic_list(tmp_path):
+    # It was "semantic search failed: no vectors in the index; run `memsearch index VAULT`", degraded:
+    # advice that changed nothing, for a vault with nothing to embed.
+    vault = tmp_path / "empty"
+    vault.mkdir()
+    index_vault(vault)
+    with open_index(vault) as opened:
+        response = opened.search("redflag")
+    assert not response.health.failed and not response.health.degraded
+    assert response.health.skipped["semantic"] == "the vault holds no memory yet"
+    assert response.signal.level == "none"

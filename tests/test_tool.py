@@ -194,6 +194,7 @@ def test_empty_vault(tmp_path):
     _readable(answer)
     assert answer["ok"] and answer["status"] == "empty_vault" and answer["results"] == []
     assert "empty" in answer["message"]
+    assert answer["signal"] == "none" and answer["signal_reason"]  # every answer carries it
 
 
 def test_corrupt_index_is_reported_not_raised(vault_copy):

@@ -76,6 +76,8 @@ def retrieve_semantic(
                 f"{gaps} chunks have no vector yet (embedder gap{f': {why}' if why else ''});"
                 " the next `memsearch index` fills them"
             )
+    elif not index.chunks:  # nothing to embed: no failure, and no index run would make vectors
+        found.skipped["semantic"] = "the vault holds no memory yet"
     elif query_embedding.error:
         found.failed["semantic"] = query_embedding.error
     elif index.vectors is None or not len(index.vectors):
