@@ -132,6 +132,10 @@ _Q_CALENDAR = re.compile(
     r"(?!\s*'s?\s*\d)",
     re.IGNORECASE,
 )
+#: "the week before last", "the weekend before last week", "the year before last": two back.
+_Q_BEFORE_LAST = re.compile(
+    r"\bthe\s+(?P<unit>week(?:end)?|month|year)\s+before\s+last(?:\s+(?P=unit))?\b", re.IGNORECASE
+)
 #: "the" right before "last week/month/year": "in the last year" is the twelve months up to now
 #: (not the calendar year before), unless a part of something follows ("the last month of 2024").
 _THE_JUST_BEFORE = re.compile(r"\bthe\s+$", re.IGNORECASE)
@@ -168,6 +172,12 @@ _NAMED_DAYS: tuple[tuple[str, tuple[int, int]], ...] = (
     (r"christmas\s+eve", (12, 24)),
     (r"christmas\s+day", (12, 25)),
     (r"boxing\s+day", (12, 26)),
+    # "at Christmas", "last Christmas": the day; a Christmas party or market is some day before it
+    (
+        r"christmas(?!\s+(?:part(?:y|ies)|trees?|cards?|markets?|shopping|lights|jumpers?|lists?|presents?"
+        r"|gifts?|decorations?|songs?|carols?|films?|movies?|adverts?|fairs?|concerts?|plays?)\b)",
+        (12, 25),
+    ),
     (rf"new\s+year(?:{_APOSTROPHE}?s)?\s+eve", (12, 31)),
     (rf"new\s+year(?:{_APOSTROPHE}?s)?\s+day", (1, 1)),
     (rf"april\s+fool(?:{_APOSTROPHE}?s{_APOSTROPHE}?)?(?:\s+day)?", (4, 1)),
@@ -429,6 +439,17 @@ def find_candidates(query: str, now: datetime) -> list[Candidate]:
         else:
             add(m, *year_span(today.year - back, tz), "relative")
 
+    def before_last(m: re.Match[str]) -> None:
+        unit = m["unit"].lower()
+        if unit == "year":
+            add(m, *year_span(today.year - 2, tz), "relative")
+        elif unit == "month":
+            point = shift_months(datetime(today.year, today.month, 1, tzinfo=tz), 2)
+            add(m, *month_span(point.year, point.month, tz), "relative")
+        else:
+            start, end = week_span(today - timedelta(weeks=2), tz)
+            add(m, *((start + timedelta(days=5), end) if unit == "weekend" else (start, end)), "relative")
+
     def ago(m: re.Match[str]) -> None:
         n, unit = number_value(m["n"]), m["unit"].lower()
         if unit == "fortnight":  # "a fortnight ago" is "two weeks ago": the week two weeks back
@@ -476,6 +497,7 @@ def find_candidates(query: str, now: datetime) -> list[Candidate]:
         (_Q_BARE_WEEKDAY, bare_weekday),
         (_Q_DAYWORD, dayword),
         (_Q_CALENDAR, calendar),
+        (_Q_BEFORE_LAST, before_last),
         (_Q_AGO, ago),
         (_Q_DAY_RANGE, day_range),
         (_Q_ROLLING, rolling),

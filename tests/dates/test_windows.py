@@ -598,3 +598,29 @@ def test_a_window_that_runs_up_to_now_holds_now(query):
     window = query_time_window(query, NOW)
     assert window is not None
     assert window.start <= NOW < window.end
+
+
+@pytest.mark.parametrize(
+    ("query", "start", "end", "yearly"),
+    [
+        ("what did I do the week before last", utc(2025, 6, 2), utc(2025, 6, 9), False),
+        ("the week before last week", utc(2025, 6, 2), utc(2025, 6, 9), False),  # not "before last week"
+        ("the weekend before last", utc(2025, 6, 7), utc(2025, 6, 9), False),
+        ("the month before last", utc(2025, 4, 1), utc(2025, 5, 1), False),
+        ("the year before last", utc(2023, 1, 1), utc(2024, 1, 1), False),
+        ("what did I do last Christmas", utc(2024, 12, 25), utc(2024, 12, 26), False),
+        ("what happened at Christmas", utc(2024, 12, 25), utc(2024, 12, 26), True),
+        ("Christmas 2023", utc(2023, 12, 25), utc(2023, 12, 26), False),
+    ],
+)
+def test_two_back_and_christmas(query, start, end, yearly):
+    # "the week before last" and "last Christmas" had no window; "the week before last week" was
+    # everything before last week.
+    window = query_time_window(query, NOW)
+    assert window is not None
+    assert (window.start, window.end, window.yearly) == (start, end, yearly)
+
+
+@pytest.mark.parametrize("query", ["the Christmas party", "a christmas market in town", "Christmas cards"])
+def test_a_christmas_thing_is_no_day(query):
+    assert query_time_window(query, NOW) is None
