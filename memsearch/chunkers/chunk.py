@@ -58,7 +58,8 @@ from memsearch.scan import NOTEBOOK_SUFFIXES
 #: 18: an impossible date in frontmatter ("updated: 2025-02-30") is kept as text, not the whole
 #:     block dropped; a wikilink in a table ("[[heron\|the pipeline]]") names "heron"; a "---"
 #:     alone between entries is no chunk; a setext title joins its first chapter.
-CHUNKER_VERSION = 18
+#: 19: a verb opening a sentence is not part of the name after it ("Restarted HPX" names HPX).
+CHUNKER_VERSION = 19
 
 #: The chunking strategies whose notes are subjects a link can name (:func:`note_identity`).
 SUBJECT_STRATEGIES = frozenset({"sections", "archive", "chapters"})

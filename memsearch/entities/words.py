@@ -81,6 +81,10 @@ COMMON_WORDS: frozenset[str] = _words(
     swim take talk taste teach tell test thank think throw touch train travel treat try turn
     understand update use visit wait wake walk want wash watch wear win wish wonder work worry wrap
     write
+    backup boot book cancel commit compile configure confirm copy debug delete deploy download email
+    expire export fetch feed flash harvest import install invoice load lock log merge message migrate
+    mount pack patch phone plant post postpone prune refactor rename repair replace reset restore
+    revert roll schedule ship submit switch sync text unlock upgrade upload water weigh
     ate became began bought brought built came caught chose did drew drank drove fell felt fought
     flew forgot found gave got grew had heard held hid hit hurt kept knew laid led left lent lost
     made meant met paid put ran rang read rode rose said sang sat saw sent shot showed slept sold
@@ -171,6 +175,8 @@ def _bases(word: str) -> list[str]:
         out.extend([word[:-3], word[:-3] + "e"])
         if word[-4] == word[-5]:  # running -> run
             out.append(word[:-4])
+    # "restarted", "redeployed": a verb done again is that verb (only when what is left is one)
+    out.extend([base[2:] for base in out if base.startswith("re") and len(base) > 5])
     return out
 
 

@@ -136,3 +136,17 @@ def test_a_wikilink_in_a_table_escapes_its_bar():
     row = "| [[heron\\|the pipeline]] | owner |"
     assert "heron" in extract_entities(row) and "heron\\" not in extract_entities(row)
     assert linked_notes(row) == ["heron"]
+
+
+@pytest.mark.parametrize(
+    ("line", "name"),
+    [
+        ("Restarted HPX after the outage.", "HPX"),
+        ("Deployed Heron Pipeline to prod.", "Heron Pipeline"),
+        ("Rebooted Sprout twice.", "Sprout"),
+        ("Ahmed Khan came by.", "Ahmed Khan"),  # a name ending in -ed is no verb
+    ],
+)
+def test_a_verb_opening_a_sentence_is_not_part_of_the_name_after_it(line, name):
+    # "Restarted HPX" was one entity: the note was out of --entity HPX
+    assert extract_entities(line) == [name]
