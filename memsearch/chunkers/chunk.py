@@ -59,7 +59,8 @@ from memsearch.scan import NOTEBOOK_SUFFIXES
 #:     block dropped; a wikilink in a table ("[[heron\|the pipeline]]") names "heron"; a "---"
 #:     alone between entries is no chunk; a setext title joins its first chapter.
 #: 19: a verb opening a sentence is not part of the name after it ("Restarted HPX" names HPX).
-CHUNKER_VERSION = 19
+#: 20: a note that is all frontmatter is one chunk of it (it was none: its words were nowhere).
+CHUNKER_VERSION = 20
 
 #: The chunking strategies whose notes are subjects a link can name (:func:`note_identity`).
 SUBJECT_STRATEGIES = frozenset({"sections", "archive", "chapters"})
@@ -121,6 +122,10 @@ def _chunk_file(rel_path: str, text: str, settings: Settings) -> ParsedFile:
             pieces.append(Segment(a, b, seg.timestamp, seg.source, seg.date_text))
     if strategy == "archive":
         archive.date_chunks(doc, pieces)  # a piece of a month is dated by its own first line
+    if not pieces and fm.body_start and any(not doc.blank[i] for i in range(1, fm.body_start - 1)):
+        # A note that is all frontmatter (a person's card: title, aliases, a description) was no
+        # chunk at all, its words nowhere to be found: its block is its one passage.
+        pieces.append(Segment(0, fm.body_start - 1))
 
     fact_type = _fact_type(fm.data, territory.fact_type)
     file_date = _file_date(rel_path, fm.data, warnings)

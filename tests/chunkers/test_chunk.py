@@ -526,10 +526,19 @@ def test_frontmatter_values_are_json_safe_and_lines_count_from_the_file_top():
     assert spans("journal/x.md", text) == [(6, 6)]
 
 
-@pytest.mark.parametrize("text", ["", "\n\n", "   \n\t\n", "---\ntitle: Only\n---\n"])
+@pytest.mark.parametrize("text", ["", "\n\n", "   \n\t\n", "---\n---\n", "---\n\n---\n\n"])
 def test_empty_files_give_no_chunks(text):
     for path in ("system/x.md", "journal/x.md", "aster/ledger/x.md", "literature/x.md", "archive/x.md"):
         assert parse(path, text).chunks == ()
+
+
+def test_a_note_that_is_all_frontmatter_is_one_chunk_of_it():
+    # A person's card (a title, aliases, a description) was no chunk: its words were nowhere.
+    text = md("---", "title: Solitary Reaper", "aliases: [SR]", "description: On the wyvernstat.", "---")
+    for path in ("reference/x.md", "journal/x.md", "archive/x.md"):
+        (chunk,) = parse(path, text).chunks
+        assert (chunk.start_line, chunk.end_line) == (1, 5) and "wyvernstat" in chunk.text
+        assert "Solitary Reaper" in chunk.entities
 
 
 def test_unterminated_fence_runs_to_end_of_file():
@@ -626,6 +635,9 @@ def check_invariants(path: str, text: str, s: Settings) -> ParsedFile:
     fences = fence_ids(lines, body_start)
     owner: dict[int, int] = {}
     prev_end = body_start
+    if body_start and pf.chunks and pf.chunks[0].start_line == 1:  # a note that is all frontmatter:
+        assert len(pf.chunks) == 1 and pf.chunks[0].end_line == body_start  # one chunk of it
+        prev_end = 0
     for k, c in enumerate(pf.chunks):
         assert prev_end < c.start_line <= c.end_line <= len(lines)
         prev_end = c.end_line
