@@ -104,6 +104,11 @@ SCAFFOLDING_WORDS = [
 ]
 
 _SCAFFOLD_TERMS = frozenset(t for word in SCAFFOLDING_WORDS for t in tokenize(word))
+#: "What was going on in August", "what went on at the club": the question's form, as "happening"
+#: is (a word at a time, "go" is what many questions ask: "where did we go").
+_GOING_ON = re.compile(
+    r"\b(?:go(?:es|ing)?|went)\s+on\b(?!\s+(?:a|an|the|my|our|his|her|their)\b)", re.IGNORECASE
+)
 
 
 def is_scaffolding(term: str) -> bool:
@@ -174,7 +179,7 @@ def term_weights(text: str, glosses: Iterable[str] = (), vocabulary: Vocabulary 
         return resolved_tokenize(words, vocabulary.holds, vocabulary.held_in, vocabulary.spellings)
 
     weights = TermWeights()
-    for term in terms_of(text):
+    for term in terms_of(_GOING_ON.sub(" ", text)):
         weights[term] = weights.get(term, 0.0) + (SCAFFOLD_WEIGHT if term in _SCAFFOLD_TERMS else 1.0)
     for gloss in glosses:
         terms = [t for t in tokenize(gloss) if t not in _SCAFFOLD_TERMS]
@@ -265,7 +270,9 @@ _PAST_QUESTION = re.compile(
 #: "Should I", "am I allowed to", "is it OK for me to", "what do I value", "who am I": the question is
 #: about the agent's own conduct or self, which its system/ and covenant territories hold.
 _SELF_QUESTION = re.compile(
-    r"\b(?:should (?:i|we)|am i (?:allowed|meant|supposed|permitted)|may i|ought i"
+    # "may I see/have ..." asks politely for something; "may I share ..." whether it is right
+    r"\b(?:should (?:i|we)|am i (?:allowed|meant|supposed|permitted)"
+    r"|may i(?! (?:see|have|get|look|read|check|ask|know|open|find|view)\b)|ought i"
     r"|is it (?:ok|okay|right|fine) (?:for me )?to|what do i (?:value|believe|stand for)|who am i)\b",
     re.IGNORECASE,
 )

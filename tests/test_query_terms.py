@@ -30,6 +30,10 @@ def test_a_query_of_scaffolding_alone_is_not_informative():
     assert not informative(term_weights("tell me what happened"))
     assert not informative(term_weights("what was I doing"))  # once "two days ago" is the window
     assert informative(term_weights("tell me about the boiler"))
+    # "what was going on in August 2024", once August is the window: its form, as "happened" is
+    assert not informative(term_weights("what was going on"))
+    assert not informative(term_weights("what went on?"))
+    assert term_weights("did we go on a trip") == {"go": 1.0, "trip": 1.0}  # a trip is what it asks
 
 
 def test_a_gloss_shares_the_weight_of_one_word():
@@ -141,6 +145,9 @@ def test_an_identifier_is_a_code_that_names_one_thing(query, written):
         ("Who should get the shoulder of lamb?", False),  # "should" without "I"
         ("What did I eat?", False),
         ("How early must I phone to be seen today?", False),  # practical, not conduct
+        ("May I share Priya's address with the vet?", True),
+        ("May I see the garden notes?", False),  # a polite request, not a question of conduct
+        ("may I have the budget for May", False),
     ],
 )
 def test_a_question_about_the_agents_own_conduct_is_told_apart(query, about_self):

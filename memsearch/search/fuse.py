@@ -56,13 +56,14 @@ SUPERSEDED_WEIGHT = 0.75
 #: and both vaults' questions: tests/scenarios/test_ranking.py has such a ledger).
 REPLACED_HEAD = 5
 REPLACED_WEIGHT = 0.3
-#: Where a sentence ends: a full stop, question or exclamation mark before a space, or a line's end.
-_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+#: Where a sentence ends: a full stop, question or exclamation mark before a space, a blank line,
+#: or a list item's start (a line of wrapped prose goes on with its sentence).
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n\s*\n|\n(?=[ \t]*(?:[-*+]|\d{1,3}[.)])[ \t])")
 #: A month's or a weekday's name, as the keyword index keeps it.
 _DATE_WORD = re.compile(rf"{MONTH_FULL}|{WEEKDAY}", re.IGNORECASE)
 _REPLACES = re.compile(
     r"\b(?:switched|moved (?:from|to|over)|changed (?:from|to)|migrated|replaced|swapped|gave up"
-    r"|given up|no longer|instead of|stopped using|ditched|dropped)\b",
+    r"|given up|no longer|instead of|stopped using|ditched)\b",
     re.IGNORECASE,
 )
 
