@@ -98,6 +98,11 @@ class FusedList(Sequence[Fused]):
     def __iter__(self) -> Iterator[Fused]:
         return (self._fused(row) for row in self._rows)
 
+    def evidenced(self) -> int:
+        """How many rows, from the first, score above 0: a chunk only a negative cosine found
+        (its gain is 0) has no evidence behind it and is no result."""
+        return next((i for i, row in enumerate(self._rows) if row[0] <= 0), len(self._rows))
+
     def chunk_ids(self, k: int | None = None) -> list[int]:
         """The first ``k`` rows' chunk ids (all: None), best first."""
         return [row[1] for row in self._rows[:k]]

@@ -306,3 +306,12 @@ def test_a_question_hands_its_reply_a_share_ranked_among_the_replies_by_gain():
     assert 4 not in {
         f.chunk_id for f in lift_replies(fused, {1: 2, 3: 4}, tw.__getitem__, weight=0.25, head=1)
     }
+
+
+def test_a_chunk_only_a_negative_cosine_found_has_no_evidence():
+    # Its gain is 0 (strength mix 1): "--explain" listed it with every part 0.000.
+    fused = rrf({"semantic": [Hit(1, 0.4), Hit(2, 0.2), Hit(3, -0.1)]}, strength_mix=1.0)
+    assert fused.chunk_ids() == [1, 2, 3] and fused[2].score == 0.0
+    assert fused.evidenced() == 2
+    assert rrf({"semantic": [Hit(1, 0.4)]}, strength_mix=1.0).evidenced() == 1
+    assert rrf({}, strength_mix=1.0).evidenced() == 0

@@ -217,3 +217,23 @@ def test_an_index_built_without_vectors_says_once_what_to_do(tmp_path):
     why = response.health.failed["semantic"]
     assert response.results and response.health.degraded
     assert why.count("memsearch index") == 1 and "--no-embed" in why, why
+
+
+@pytest.mark.parametrize("chunks", [False, True])
+def test_what_scores_0_is_no_result(engine, chunks):
+    """A chunk only a negative cosine found has a fused score of 0 (its gain is 0): it was listed,
+    every part of its explanation 0."""
+    from memsearch.fusion import rrf
+    from memsearch.models import Hit
+    from memsearch.search.results import grouped_results
+
+    ids = sorted(engine.index.chunks)
+    far_apart = [ids[0], ids[len(ids) // 2], ids[-1]]  # three files
+    fused = rrf(
+        {"semantic": [Hit(far_apart[0], 0.4), Hit(far_apart[1], 0.2), Hit(far_apart[2], -0.1)]},
+        strength_mix=1.0,
+    )
+    results = grouped_results(
+        engine.index, fused, 10, 1.0, chunks=chunks, explain=False, weights={"semantic": 1.0}
+    )
+    assert len(results) == 2 and all(r.score > 0 for r in results)

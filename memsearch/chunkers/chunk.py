@@ -60,7 +60,8 @@ from memsearch.scan import NOTEBOOK_SUFFIXES
 #:     alone between entries is no chunk; a setext title joins its first chapter.
 #: 19: a verb opening a sentence is not part of the name after it ("Restarted HPX" names HPX).
 #: 20: a note that is all frontmatter is one chunk of it (it was none: its words were nowhere).
-CHUNKER_VERSION = 20
+#: 21: "Born 1961", "Married Ann Berg": a person's card opens its lines with common words.
+CHUNKER_VERSION = 21
 
 #: The chunking strategies whose notes are subjects a link can name (:func:`note_identity`).
 SUBJECT_STRATEGIES = frozenset({"sections", "archive", "chapters"})

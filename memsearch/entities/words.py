@@ -85,6 +85,7 @@ COMMON_WORDS: frozenset[str] = _words(
     expire export fetch feed flash harvest import install invoice load lock log merge message migrate
     mount pack patch phone plant post postpone prune refactor rename repair replace reset restore
     revert roll schedule ship submit switch sync text unlock upgrade upload water weigh
+    born died married retired moved aged
     ate became began bought brought built came caught chose did drew drank drove fell felt fought
     flew forgot found gave got grew had heard held hid hit hurt kept knew laid led left lent lost
     made meant met paid put ran rang read rode rose said sang sat saw sent shot showed slept sold

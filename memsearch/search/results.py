@@ -29,10 +29,17 @@ def grouped_results(
 ) -> list[Result]:
     confidence = confidence or {}
     picked: list[tuple[Fused, int]] = []
-    if chunks:
-        picked = [(f, 1) for f in fused[:k]]
+    # What scores 0 is no result (a chunk only a negative cosine found): "--explain" showed it with
+    # every part 0.
+    if isinstance(fused, FusedList):
+        evidenced = fused.evidenced()
+        ids = fused.chunk_ids(evidenced)
     else:
-        ids = fused.chunk_ids() if isinstance(fused, FusedList) else [f.chunk_id for f in fused]
+        ids = [f.chunk_id for f in fused if f.score > 0]
+        evidenced = len(ids)
+    if chunks:
+        picked = [(f, 1) for f in fused[: min(k, evidenced)]]
+    else:
         picked = [(fused[position], count) for position, count in files_first(index, ids, k)]
     results = []
     previous = 1.0

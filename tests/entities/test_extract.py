@@ -145,6 +145,7 @@ def test_a_wikilink_in_a_table_escapes_its_bar():
         ("Deployed Heron Pipeline to prod.", "Heron Pipeline"),
         ("Rebooted Sprout twice.", "Sprout"),
         ("Ahmed Khan came by.", "Ahmed Khan"),  # a name ending in -ed is no verb
+        ("Born 1961 in Bergen.", "Bergen"),  # a person's card: "born" was a name, and seeded the walk
     ],
 )
 def test_a_verb_opening_a_sentence_is_not_part_of_the_name_after_it(line, name):
