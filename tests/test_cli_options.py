@@ -7,6 +7,8 @@ import json
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given
+from hypothesis import strategies as st
 
 from memsearch.cli import main
 
@@ -172,3 +174,14 @@ def test_an_entity_filter_with_no_name_is_an_error_naming_it(indexed_vault):
         main, ["search", "signing keys", "--vault", str(indexed_vault), "--entity", " "]
     )
     assert result.exit_code != 0 and "an entity filter with no name names nothing" in result.output
+
+
+@given(st.lists(st.floats(min_value=0.0, max_value=0.5, allow_nan=False), min_size=1, max_size=6))
+def test_explained_parts_printed_add_up_to_the_sum_printed_beside_them(parts):
+    # 0.124 + 0.254 + 0.216 + 0.070 was printed beside "= sum of shown parts 0.665"
+    from memsearch.cli.output import thousandths
+
+    total = sum(parts)
+    shown = thousandths(parts, total)
+    assert round(sum(shown) * 1000) == round(total * 1000)
+    assert all(abs(a - b) < 0.001 + 1e-9 for a, b in zip(shown, parts, strict=True))
