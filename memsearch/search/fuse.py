@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 
-from memsearch.dates.vocabulary import MONTH_FULL, WEEKDAY
 from memsearch.fusion import FusedList, follow_head_links, lift_replies, max_possible, rrf
 from memsearch.models import Chunk, entry_dated, importance_prior
 from memsearch.query_terms import asks_about_self, asks_for_current
@@ -59,8 +58,16 @@ REPLACED_WEIGHT = 0.3
 #: Where a sentence ends: a full stop, question or exclamation mark before a space, a blank line,
 #: or a list item's start (a line of wrapped prose goes on with its sentence).
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n\s*\n|\n(?=[ \t]*(?:[-*+]|\d{1,3}[.)])[ \t])")
-#: A month's or a weekday's name, as the keyword index keeps it.
-_DATE_WORD = re.compile(rf"{MONTH_FULL}|{WEEKDAY}", re.IGNORECASE)
+#: A month's or a weekday's name as the keyword index keeps it (stemmed: "septemb"), and a number or
+#: a date ("10", "2025-06-10"): no subject ("S3", "B2", "gpt-4" are).
+_DATE_TERMS = frozenset(
+    tokenize(
+        "january february march april may june july august september october november december jan feb"
+        " mar apr jun jul aug sep sept oct nov dec monday tuesday wednesday thursday friday saturday"
+        " sunday mon tue tues wed thu thur thurs fri sat sun"
+    )
+)
+_NUMBER = re.compile(r"[\d\-:/.]+")
 _REPLACES = re.compile(
     r"\b(?:switched|moved (?:from|to|over)|changed (?:from|to)|migrated|replaced|swapped|gave up"
     r"|given up|no longer|instead of|stopped using|ditched)\b",
@@ -241,9 +248,7 @@ def _replacing(text: str) -> str:
 def _subject_words(text: str) -> set[str]:
     """The words of ``text`` that can name a subject: not numbers or dates (an entry headed
     "2025-06-10 Tuesday" shares "10" and "tuesday" with every tenth and every Tuesday)."""
-    return {
-        word for word in tokenize(text) if not _DATE_WORD.fullmatch(word) and not any(map(str.isdigit, word))
-    }
+    return {word for word in tokenize(text) if word not in _DATE_TERMS and not _NUMBER.fullmatch(word)}
 
 
 def located(chunk: Chunk) -> str:

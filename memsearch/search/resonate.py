@@ -35,6 +35,8 @@ def resonate(
     sample = index.vectors.background_size() if z is not None and index.vectors else None
     if vectors_only is not None:  # no words to judge by: the standout of the query vectors' best moment
         z, sample = _modal_standout(index, found.lists, vectors_only)
+    # only what the time list found says whether the window holds memories
+    time_list = found.lists.get("time")
     return judge(
         Evidence(
             results=fused_chunks,
@@ -43,7 +45,7 @@ def resonate(
             coverage=found.keyword_coverage,
             semantic_z=z,
             semantic_sample=sample,
-            window_entries=_window_entries(index, parsed, found.lists.get("time", ())),
+            window_entries=None if time_list is None else _window_entries(index, parsed, time_list),
             entities=len(parsed.entities),
             identifiers=found.identifiers_held,
             identifiers_missing=found.identifiers_missing,

@@ -98,10 +98,12 @@ def read_terms(asked: Asked, found: Found, explain: bool, *, with_window: bool =
     """What the query's words say, whichever lists run: their weights, whether only the question's
     form is left, the share of them the vault never uses, the identifiers it holds whole (the
     signal reads these: a search by meaning alone judged "the query has no informative words").
-    ``with_window``: the time phrase stays a part of the words (no time list answers it)."""
+    ``with_window``: the time phrase's words are searched too (no time list answers it); the
+    signal still reads the words beside the phrase ("last year" is in no note)."""
     index, parsed = asked.index, asked.parsed
-    text = parsed.text if with_window else parsed.keyword_text
-    query_weights = found.query_weights = term_weights(text, parsed.glosses, asked.vocabulary)
+    asked_words = term_weights(parsed.keyword_text, parsed.glosses, asked.vocabulary)
+    searched = term_weights(parsed.text, parsed.glosses, asked.vocabulary) if with_window else asked_words
+    found.query_weights = searched
     if explain:  # what a name was searched as beside its own words: "Dr Park" also as "jun"
         found.notes.extend(
             f"{gloss.written!r} also searched as {str(gloss)!r} (what the vault also calls it)"
@@ -110,14 +112,14 @@ def read_terms(asked: Asked, found: Found, explain: bool, *, with_window: bool =
         )
     # Only the question's form is left ("what happened", once "last week" is the window), or no
     # word at all ("what did I do" is stopwords): a keyword hit on it would be won by scaffolding.
-    found.form_only = not informative(query_weights)
-    if found.form_only or not query_weights:
+    found.form_only = not informative(searched)
+    if not informative(asked_words):
         return
     # Of the query's own words: a gloss is the vault's other name for one of them, so it must not
     # make a question about what the vault lacks look held (a nickname with a second expansion
     # would lower the share the missing words hold).
-    total, missing = index.keyword.query_weight(query_weights)
-    written_total = index.keyword.query_weight(query_weights.written())[0] if query_weights.glossed else total
+    total, missing = index.keyword.query_weight(asked_words)
+    written_total = index.keyword.query_weight(asked_words.written())[0] if asked_words.glossed else total
     found.missing_share = min(1.0, missing / written_total) if written_total > 0 else None
     # An identifier is one thing's name: the vault holding it whole ("PO-7781", not "po" and
     # "7781" apart) says where the memory is, whatever else the question's words are.

@@ -580,3 +580,17 @@ def test_a_date_searched_by_words_alone_is_searched_as_words(tmp_path):
     response = engine.search("2025-03-11", k=3, strategies=("keyword",))
     assert response.health.ran == ("keyword",)
     assert [r.path for r in response.results] == ["reference/signing.md"]
+
+
+def test_without_the_time_list_the_signal_reads_the_words_beside_the_time_phrase(tmp_path):
+    """Searched by words alone, "last year" is in no note: it counted as missing, and the signal
+    said "no memory is dated in the query's time window", of a window no list had read."""
+    notes = {
+        "journal/2024-05-02.md": "# 2024-05-02\n\nThe signing key was rotated by Mara.\n",
+        "reference/garden.md": "# Garden\n\nThe tomatoes need feeding weekly.\n",
+    }
+    engine = engine_of(tmp_path, notes)
+    response = engine.search(
+        "signing key rotated last year", now="2025-06-01T12:00:00", strategies=["keyword"]
+    )
+    assert response.signal.level == "strong" and "window" not in response.signal.reason, response.signal
