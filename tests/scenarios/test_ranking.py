@@ -530,6 +530,19 @@ def test_an_entry_replaces_only_what_its_replacing_sentence_names(tmp_path):
     assert any("2023-03-07.md:1 (by journal/2025-06-10.md:1)" in note for note in editor.health.notes)
 
 
+def test_a_name_with_digits_is_what_a_replacing_sentence_names(tmp_path):
+    # "Switched from S3 to B2": numbers are no subject, but S3 and B2 are names
+    notes = {
+        "journal/2024-10-01.md": "# 2024-10-01\n\nThe nightly backups go to S3 now.\n",
+        "journal/2025-01-05.md": "# 2025-01-05\n\nSwitched the nightly backups from S3 to B2.\n",
+        "reference/garden.md": "# Garden\n\nThe tomatoes need feeding weekly.\n",
+    }
+    engine = engine_of(tmp_path, notes)
+    response = engine.search("where do the nightly backups go now", k=3, now="2025-06-01T12:00:00")
+    assert any("2024-10-01.md:1 (by journal/2025-01-05.md:1)" in note for note in response.health.notes)
+    assert response.results[0].path == "journal/2025-01-05.md"
+
+
 def test_a_team_page_glossing_a_name_keeps_the_name_s_own_aliases(tmp_path):
     """mara.md says ``aliases: [MQ]``; the team page's "**Mara Quint** - hydroponics lead" reads as a
     glossary line and makes the name stand for the role. MQ stood for a key no chunk held: the
