@@ -88,13 +88,26 @@ def closed_aliases(aliases: dict[str, str]) -> dict[str, str]:
     """Each alias (normalised keys) mapped to the end of its chain: a note's ``aliases: [MQ]`` makes
     MQ stand for "mara quint", and a team page's ``**Mara Quint** - hydroponics lead`` makes Mara
     Quint stand for her role; read one step at a time, MQ named a key no chunk holds any more. In a
-    cycle, every member stands for the first of them in sort order."""
-    closed: dict[str, str] = {}
+    cycle, every member stands for the first of them in sort order. Each name is walked once (a
+    glossary's chain of a thousand names is no thousand walks of it)."""
+    end: dict[str, str] = {}
     for alias in aliases:
+        if alias in end:
+            continue
         chain = [alias]
-        while (following := aliases.get(chain[-1])) is not None and following not in chain:
-            chain.append(following)
-        end = chain[-1] if following is None else min(chain[chain.index(following) :])
-        if end != alias:
-            closed[alias] = end
-    return closed
+        on_chain = {alias}
+        name = alias
+        while (name := aliases.get(name, "")) and name not in on_chain and name not in end:
+            chain.append(name)
+            on_chain.add(name)
+        if name in end:  # joins a chain already walked
+            last = end[name]
+        elif name in on_chain:  # a cycle: its members stand for the first of them
+            cycle = chain[chain.index(name) :]
+            last = min(cycle)
+            end.update(dict.fromkeys(cycle, last))
+        else:  # the end: a name that stands for no other
+            last = chain[-1]
+        for member in chain:
+            end.setdefault(member, last)
+    return {alias: end[alias] for alias in aliases if end[alias] != alias}

@@ -58,3 +58,18 @@ def test_a_glossary_definition_ends_before_an_arrow_or_a_link():
     text = "- **OOH** - out of hours -> [[out-of-hours]]\n- **PVP** - pre-visit pills → see [[pvp]]\n"
     text += "- **CD** - controlled drug [[controlled-drugs]]\n"
     assert prose_aliases(text) == {"OOH": "out of hours", "PVP": "pre-visit pills", "CD": "controlled drug"}
+
+
+def test_aliases_close_to_the_end_of_their_chains():
+    from memsearch.entities import closed_aliases
+
+    assert closed_aliases({"mq": "mara quint", "mara quint": "hydroponics lead"}) == {
+        "mq": "hydroponics lead",
+        "mara quint": "hydroponics lead",
+    }
+    # a cycle stands for its first member; a tail into it too
+    assert closed_aliases({"x": "y", "y": "z", "z": "y"}) == {"x": "y", "z": "y"}
+    # a glossary's long chain (each name walked once)
+    chain = {f"n{i:05d}": f"n{i + 1:05d}" for i in range(3000)}
+    closed = closed_aliases(chain)
+    assert len(closed) == 3000 and set(closed.values()) == {"n03000"}
