@@ -145,6 +145,9 @@ def test_an_argument_of_another_type_is_refused_by_its_name(engine, arguments, n
 def test_one_strategy_named_as_text_is_that_strategy(engine):
     # strategies="keyword" was read letter by letter: "unknown strategy 'k'"
     assert engine.search("sign_ed25519", strategies="keyword").health.ran == ("keyword",)
+    # any collection of names is names; "" is all of them, as None is
+    assert engine.search("sign_ed25519", strategies={"keyword"}).health.ran == ("keyword",)
+    assert engine.search("sign_ed25519", strategies="").health.ran == engine.search("sign_ed25519").health.ran
 
 
 def test_missing_vault_is_a_clear_error(tmp_path):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path, PurePosixPath
@@ -53,7 +53,9 @@ def _check_types(query: Any, territory: Any, fact_type: Any, strategies: Any, en
     for name, value in (("strategies", strategies), ("entities", entities)):
         if value is None or isinstance(value, str):
             continue
-        if not isinstance(value, Sequence) or not all(isinstance(item, str) for item in value):
+        if not isinstance(value, Iterable) or isinstance(value, Mapping | bytes):
+            raise QueryError(f"{name} must be a list of names, got {value!r}")
+        if not all(isinstance(item, str) for item in value):
             raise QueryError(f"{name} must be a list of names, got {value!r}")
 
 
@@ -243,8 +245,12 @@ class Memsearch:
         _check_types(query, territory, fact_type, strategies, entities)
         if isinstance(entities, str):
             entities = [entities]
-        if isinstance(strategies, str):  # one name: not its letters
-            strategies = [strategies]
+        if isinstance(strategies, str):  # one name: not its letters ("" is all of them)
+            strategies = [strategies] if strategies else None
+        elif strategies is not None:
+            strategies = sorted(strategies) if isinstance(strategies, set | frozenset) else list(strategies)
+        if entities is not None and not isinstance(entities, str):
+            entities = sorted(entities) if isinstance(entities, set | frozenset) else list(entities)
         if not isinstance(k, int) or isinstance(k, bool) or k < 1:
             raise MemsearchError(f"k must be a positive whole number (got {k!r})")
         _check_territory(territory)

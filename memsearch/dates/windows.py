@@ -42,6 +42,7 @@ class TimeWindow:
     end: datetime  # exclusive
     text: str  # the phrase in the query it came from, e.g. "last week"
     yearly: bool = False
+    up_to_now: bool = False  # it runs up to now, which it holds: ``end`` is now + PAST_NOW
 
     @property
     def width(self) -> timedelta:
@@ -50,12 +51,13 @@ class TimeWindow:
     def dates(self) -> str:
         """The days it covers, as read: ``2025-03-04`` (a day), ``2025-03-17 to 2025-03-23``, or
         with times where it does not run midnight to midnight. "4/3/2025" says which reading won."""
-        last = self.end - timedelta(microseconds=1)
-        whole_days = self.start.time() == self.end.time() == datetime.min.time()
+        end = self.end - PAST_NOW if self.up_to_now else self.end  # shown as read: up to now
+        last = end - timedelta(microseconds=1)
+        whole_days = self.start.time() == end.time() == datetime.min.time()
         if whole_days:
             first, final = self.start.date().isoformat(), last.date().isoformat()
             return first if first == final else f"{first} to {final}"
-        return f"{self.start:%Y-%m-%d %H:%M} to {self.end:%Y-%m-%d %H:%M}"
+        return f"{self.start:%Y-%m-%d %H:%M} to {end:%Y-%m-%d %H:%M}"
 
 
 #: Where a phrase may begin: the query's start, or after a space, bracket, quote or punctuation.
@@ -479,7 +481,7 @@ def query_time_window(query: str, now: datetime) -> TimeWindow | None:
         if not windows:
             return None
         window = min(windows, key=lambda w: w.width)
-        return replace(window, end=now + PAST_NOW) if window.end == now else window
+        return replace(window, end=now + PAST_NOW, up_to_now=True) if window.end == now else window
     except Exception:
         return None
 

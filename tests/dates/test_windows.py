@@ -624,3 +624,10 @@ def test_two_back_and_christmas(query, start, end, yearly):
 @pytest.mark.parametrize("query", ["the Christmas party", "a christmas market in town", "Christmas cards"])
 def test_a_christmas_thing_is_no_day(query):
     assert query_time_window(query, NOW) is None
+
+
+def test_a_window_up_to_now_shows_the_days_it_covers():
+    # with now at midnight, "recently" showed "2025-02-10 00:00 to 2025-03-12 00:00"
+    midnight = utc(2025, 3, 12)
+    assert query_time_window("recently", midnight).dates() == "2025-02-10 to 2025-03-11"
+    assert query_time_window("recently", NOW).dates() == "2025-05-19 15:30 to 2025-06-18 15:30"
