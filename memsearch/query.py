@@ -79,6 +79,12 @@ def query_now(value: datetime | str | None) -> datetime:
     return moment.replace(tzinfo=UTC)
 
 
+def on_vault_clock(moment: datetime | None) -> datetime | None:
+    """``moment``'s wall time where it was taken, read as UTC, as the vault's own dates are read
+    (``--since 2025-11-16T00:00-05:00`` is the 16th the journals are named for)."""
+    return None if moment is None else moment.replace(tzinfo=UTC)
+
+
 def as_until(value: datetime | str | None, name: str = "until") -> datetime | None:
     """:func:`as_datetime` for an inclusive end: a date alone (``2025-03-10``) means the whole of
     that day, as a person reading ``--until 2025-03-10`` means it, not its first moment."""

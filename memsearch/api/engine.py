@@ -27,7 +27,15 @@ from memsearch.lock import DEFAULT_LOCK_TIMEOUT
 from memsearch.models import FACT_TYPES, SearchResponse
 from memsearch.paths import default_home
 from memsearch.preload import EmbedderPreload
-from memsearch.query import Filters, ParsedQuery, as_datetime, as_until, parse_query, query_now
+from memsearch.query import (
+    Filters,
+    ParsedQuery,
+    as_datetime,
+    as_until,
+    on_vault_clock,
+    parse_query,
+    query_now,
+)
 from memsearch.retrieval import Retrieval, open_retrieval, pending
 from memsearch.scan import check_vault
 from memsearch.search import STRATEGIES, QueryEmbedding, dated_span, search_index
@@ -264,8 +272,8 @@ class Memsearch:
             territory=territory or None,
             fact_type=fact_type or None,
             entities=tuple(entities or ()),
-            since=as_datetime(since, "since"),
-            until=as_until(until),
+            since=on_vault_clock(as_datetime(since, "since")),
+            until=on_vault_clock(as_until(until)),
         )
         checked = self.query_vectors(vectors)
         if checked and (query is None or not str(query).strip()):

@@ -607,3 +607,13 @@ def test_without_the_time_list_the_signal_reads_the_words_beside_the_time_phrase
         "signing key rotated last year", now="2025-06-01T12:00:00", strategies=["keyword"]
     )
     assert response.signal.level == "strong" and "window" not in response.signal.reason, response.signal
+
+
+def test_a_filter_in_the_agents_own_zone_reads_days_as_its_journal_names_them(tmp_path):
+    # --since 2025-11-16T00:00-05:00 is the 16th its journal is named for, as its now is
+    files = {f"journal/2025-11-{d}.md": f"# 2025-11-{d}\n\nWalked the loop.\n" for d in ("15", "16", "17")}
+    with engine_of(tmp_path, files) as opened:
+        response = opened.search(
+            "walked the loop", k=5, since="2025-11-16T00:00:00-05:00", until="2025-11-16T23:59:00-05:00"
+        )
+    assert [r.path for r in response.results] == ["journal/2025-11-16.md"]
