@@ -172,10 +172,12 @@ _NAMED_DAYS: tuple[tuple[str, tuple[int, int]], ...] = (
     (r"christmas\s+eve", (12, 24)),
     (r"christmas\s+day", (12, 25)),
     (r"boxing\s+day", (12, 26)),
-    # "at Christmas", "last Christmas": the day; a Christmas party or market is some day before it
+    # "at Christmas", "last Christmas": the day; a Christmas party or market is some day before it,
+    # the Christmas holidays or break the days around it
     (
-        r"christmas(?!\s+(?:part(?:y|ies)|trees?|cards?|markets?|shopping|lights|jumpers?|lists?|presents?"
-        r"|gifts?|decorations?|songs?|carols?|films?|movies?|adverts?|fairs?|concerts?|plays?)\b)",
+        r"christmas(?![\s-]+(?:part(?:y|ies)|trees?|cards?|markets?|shopping|lights|jumpers?|lists?"
+        r"|presents?|gifts?|decorations?|songs?|carols?|films?|movies?|adverts?|fairs?|concerts?|plays?"
+        r"|holidays?|break|week|season|period|time|closure|shutdown|rush)\b)",
         (12, 25),
     ),
     (rf"new\s+year(?:{_APOSTROPHE}?s)?\s+eve", (12, 31)),

@@ -621,7 +621,17 @@ def test_two_back_and_christmas(query, start, end, yearly):
     assert (window.start, window.end, window.yearly) == (start, end, yearly)
 
 
-@pytest.mark.parametrize("query", ["the Christmas party", "a christmas market in town", "Christmas cards"])
+@pytest.mark.parametrize(
+    "query",
+    [
+        "the Christmas party",
+        "a christmas market in town",
+        "Christmas cards",
+        "the Christmas holidays",
+        "christmas-party photos",
+        "over the Christmas break",
+    ],
+)
 def test_a_christmas_thing_is_no_day(query):
     assert query_time_window(query, NOW) is None
 
