@@ -61,7 +61,9 @@ from memsearch.scan import NOTEBOOK_SUFFIXES
 #: 19: a verb opening a sentence is not part of the name after it ("Restarted HPX" names HPX).
 #: 20: a note that is all frontmatter is one chunk of it (it was none: its words were nowhere).
 #: 21: "Born 1961", "Married Ann Berg": a person's card opens its lines with common words.
-CHUNKER_VERSION = 21
+#: 22: a verb that is a noun too opens a name when it is not inflected ("Post Office", "Shipped
+#:     HPX").
+CHUNKER_VERSION = 22
 
 #: The chunking strategies whose notes are subjects a link can name (:func:`note_identity`).
 SUBJECT_STRATEGIES = frozenset({"sections", "archive", "chapters"})

@@ -81,10 +81,8 @@ COMMON_WORDS: frozenset[str] = _words(
     swim take talk taste teach tell test thank think throw touch train travel treat try turn
     understand update use visit wait wake walk want wash watch wear win wish wonder work worry wrap
     write
-    backup boot book cancel commit compile configure confirm copy debug delete deploy download email
-    expire export fetch feed flash harvest import install invoice load lock log merge message migrate
-    mount pack patch phone plant post postpone prune refactor rename repair replace reset restore
-    revert roll schedule ship submit switch sync text unlock upgrade upload water weigh
+    cancel compile configure confirm debug delete deploy download expire fetch install migrate
+    postpone refactor rename repair replace reset restore revert submit unlock upgrade upload weigh
     born died married retired moved aged
     ate became began bought brought built came caught chose did drew drank drove fell felt fought
     flew forgot found gave got grew had heard held hid hit hurt kept knew laid led left lent lost
@@ -145,6 +143,16 @@ def is_stopword(word: str) -> bool:
     )
 
 
+#: Verbs of an agent's log that are nouns too, common only inflected: "Shipped HPX" opens with a
+#: verb, "Ship Inn" and "Post Office" are names.
+_VERB_BASES: frozenset[str] = _words(
+    """
+    backup boot book commit copy email export feed flash harvest import invoice load lock log merge
+    message mount pack patch phone plant post prune roll schedule ship switch sync text water
+    """
+)
+
+
 def is_common(word: str) -> bool:
     """A word (or an inflection of one) from the common list; or a typical verb/adverb/noun ending."""
     low = word.casefold().replace("’", "'")
@@ -152,8 +160,10 @@ def is_common(word: str) -> bool:
     if low in STOPWORDS or head in COMMON_WORDS:
         return True
     for base in _bases(head):
-        if base in COMMON_WORDS:
+        if base in COMMON_WORDS or base in _VERB_BASES:
             return True
+    if head.startswith("re") and len(head) > 5 and head[2:] in COMMON_WORDS:  # "Restart", "Rebuild"
+        return True
     return bool(_SUFFIX_RE.search(head)) and len(head) >= 6 and not word.isupper()
 
 

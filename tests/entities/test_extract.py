@@ -146,6 +146,12 @@ def test_a_wikilink_in_a_table_escapes_its_bar():
         ("Rebooted Sprout twice.", "Sprout"),
         ("Ahmed Khan came by.", "Ahmed Khan"),  # a name ending in -ed is no verb
         ("Born 1961 in Bergen.", "Bergen"),  # a person's card: "born" was a name, and seeded the walk
+        ("Shipped HPX to prod.", "HPX"),
+        ("Restart HPX now.", "HPX"),
+        # a verb that is a noun too opens a name when it is not inflected
+        ("Harvest Moon was busy.", "Harvest Moon"),
+        ("Post Office closed early.", "Post Office"),
+        ("Ship Inn was full.", "Ship Inn"),
     ],
 )
 def test_a_verb_opening_a_sentence_is_not_part_of_the_name_after_it(line, name):
