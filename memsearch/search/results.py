@@ -35,7 +35,8 @@ def grouped_results(
         evidenced = fused.evidenced()
         ids = fused.chunk_ids(evidenced)
     else:
-        ids = [f.chunk_id for f in fused if f.score > 0]
+        fused = [f for f in fused if f.score > 0]
+        ids = [f.chunk_id for f in fused]
         evidenced = len(ids)
     if chunks:
         picked = [(f, 1) for f in fused[: min(k, evidenced)]]
