@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 
 from memsearch.dates.candidates import Candidate, find_candidates
-from memsearch.dates.spans import Span, shift, week_span, year_span
+from memsearch.dates.spans import Span, months_span, shift, week_span, year_span
 from memsearch.dates.vocabulary import NUMBER, WEEKDAY, WEEKDAY_NUMBERS, number_value
 from memsearch.dates.yearly import MONTH_THIRDS, current, latest_ended, latest_not_after, third_resolver
 
@@ -94,6 +94,8 @@ _BARE_MONTH_PRE = {
     "beginning of",
 }
 _BARE_YEAR_PRE = _BARE_MONTH_PRE - {"by", "last", "this"}
+#: The first month of a third of a year, as "early/mid/late March" are thirds of a month.
+_YEAR_THIRDS = {"early": 1, "start of": 1, "beginning of": 1, "mid": 5, "late": 9, "end of": 9}
 _WEEKDAY_PRE = {"on", "last", "since", "before", "after", "by", "until", "from", "between"}
 _NUMERIC_DAY_PRE = {
     "on",
@@ -371,6 +373,9 @@ def _windows(query: str, now: datetime) -> list[TimeWindow]:
             resolve = third_resolver(cand.month, pre, tz)
             span = resolve(cand.lo.year) if cand.has_year else latest_not_after(resolve, now)
             lo, hi = span or (lo, hi)
+        if cand.kind == "year" and pre in _YEAR_THIRDS:  # "early 2024", "the end of 2023": a third of it
+            lo, hi = months_span(cand.lo.year, _YEAR_THIRDS[pre], 4, tz)
+            third = True
         yearly = not cand.has_year and cand.kind in ("day", "month", "period") and pre not in _TIED_TO_NOW_PRE
         if cand.kind in ("month", "period") and not cand.has_year and resolve is not None:
             if pre == "last":

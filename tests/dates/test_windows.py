@@ -641,3 +641,19 @@ def test_a_window_up_to_now_shows_the_days_it_covers():
     midnight = utc(2025, 3, 12)
     assert query_time_window("recently", midnight).dates() == "2025-02-10 to 2025-03-11"
     assert query_time_window("recently", NOW).dates() == "2025-05-19 15:30 to 2025-06-18 15:30"
+
+
+@pytest.mark.parametrize(
+    ("query", "start", "end"),
+    [
+        ("in early 2024", utc(2024, 1, 1), utc(2024, 5, 1)),
+        ("at the start of 2024", utc(2024, 1, 1), utc(2024, 5, 1)),
+        ("mid 2024", utc(2024, 5, 1), utc(2024, 9, 1)),
+        ("what happened in late 2023", utc(2023, 9, 1), utc(2024, 1, 1)),
+        ("at the end of 2023", utc(2023, 9, 1), utc(2024, 1, 1)),
+    ],
+)
+def test_early_mid_or_late_in_a_year_is_a_third_of_it(query, start, end):
+    # "early 2024" was all of 2024 (shown as "early 2024"), as "early March" is a third of March
+    window = query_time_window(query, NOW)
+    assert window is not None and (window.start, window.end) == (start, end)
