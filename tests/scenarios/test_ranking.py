@@ -617,3 +617,25 @@ def test_a_filter_in_the_agents_own_zone_reads_days_as_its_journal_names_them(tm
             "walked the loop", k=5, since="2025-11-16T00:00:00-05:00", until="2025-11-16T23:59:00-05:00"
         )
     assert [r.path for r in response.results] == ["journal/2025-11-16.md"]
+
+
+def test_a_newer_entry_replaces_what_an_older_edited_note_says_not_a_note_only_saved(tmp_path):
+    """The accountant's card (updated 2023) said who does the accounts; a 2025 entry says another
+    firm takes over. A question about now put the card first. A note with no edit date of its own
+    (the identity note, only saved) says nothing of when: it is no older fact."""
+    notes = {
+        "reference/agnes-tufte.md": (
+            "---\ntitle: Agnes Tufte\nupdated: 2023-06-01\n---\n# Agnes Tufte\n\nAgnes does the workshop's"
+            " annual accounts and the VAT returns, every spring.\n"
+        ),
+        "journal/2025-04-02.md": (
+            "# 2025-04-02\n\nFjordtall Regnskap takes over the annual accounts and the VAT from Agnes"
+            " this term.\n"
+        ),
+        "system/identity.md": "# Who I am\n\nI keep the paperwork: the VAT folder and the accounts binder.\n",
+    }
+    engine = engine_of(tmp_path, notes)
+    response = engine.search("Who does the annual accounts and VAT now?", k=3, now="2025-10-20T12:00:00")
+    said = " ".join(response.health.notes)
+    assert "agnes-tufte.md" in said and "identity.md" not in said, said
+    assert response.results[0].path == "journal/2025-04-02.md"
