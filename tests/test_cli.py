@@ -4,6 +4,7 @@ import json
 import subprocess
 import sys
 
+import pytest
 from click.testing import CliRunner
 
 from memsearch.cli import main
@@ -65,6 +66,15 @@ def test_a_query_beside_batch_is_refused_not_dropped(indexed_vault, tmp_path):
     # a vault given where the query goes: say how to name it
     named = CliRunner().invoke(main, ["search", "--batch", str(batch), str(indexed_vault)])
     assert named.exit_code == 2 and "--vault" in named.output
+
+
+@pytest.mark.parametrize("bad", [["--since", "nope"], ["--territory", "../.."], ["--fact-type", "opinion"]])
+def test_a_bad_filter_beside_batch_is_refused_once(indexed_vault, tmp_path, bad):
+    # it failed every line with the same error, and the batch exited 0
+    batch = tmp_path / "queries.jsonl"
+    batch.write_text(json.dumps({"query": "sign_ed25519"}) + "\n" + json.dumps({"query": "canal"}) + "\n")
+    result = CliRunner().invoke(main, ["search", "--batch", str(batch), "--vault", str(indexed_vault), *bad])
+    assert result.exit_code != 0 and result.stdout == "", result.output
 
 
 def test_batch_answers_one_line_per_query(indexed_vault, tmp_path):

@@ -10,7 +10,7 @@
 - :mod:`~memsearch.api.verbs`: every other verb, as a function of the vault.
 """
 
-from memsearch.api.engine import Memsearch, open_index, search
+from memsearch.api.engine import Memsearch, open_index, search, search_filters
 from memsearch.api.verbs import (
     doctor,
     forget,
@@ -47,6 +47,7 @@ __all__ = [
     "reindex",
     "rollback",
     "search",
+    "search_filters",
     "search_warm",
     "status",
     "unforget",

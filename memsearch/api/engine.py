@@ -67,6 +67,33 @@ def _check_types(query: Any, territory: Any, fact_type: Any, strategies: Any, en
             raise QueryError(f"{name} must be a list of names, got {value!r}")
 
 
+def search_filters(
+    territory: str | None = None,
+    fact_type: str | None = None,
+    entities: Sequence[str] | None = None,
+    since: datetime | str | None = None,
+    until: datetime | str | None = None,
+) -> Filters:
+    """A search's filters, each checked (a QueryError naming it): what ``Memsearch.search`` filters
+    by, and what a batch's command line is checked against before its first line."""
+    _check_territory(territory)
+    if any(isinstance(name, str) and not name.strip() for name in entities or ()):
+        # it filtered for chunks naming "", which none does: no results, and no word of why
+        raise QueryError(
+            "an entity filter with no name names nothing: give a name (--entity 'Ed Kowalski'),"
+            " or leave the filter out"
+        )
+    if fact_type and fact_type not in FACT_TYPES:
+        raise QueryError(f"fact_type {fact_type!r} must be world or experience")
+    return Filters(
+        territory=territory or None,
+        fact_type=fact_type or None,
+        entities=tuple(entities or ()),
+        since=on_vault_clock(as_datetime(since, "since")),
+        until=on_vault_clock(as_until(until)),
+    )
+
+
 def _check_territory(territory: str | None) -> None:
     """Refuse a territory outside the vault (``../..``, ``/etc``, ``~/x``): it was read as no filter."""
     if not territory:
@@ -261,20 +288,7 @@ class Memsearch:
             entities = sorted(entities) if isinstance(entities, set | frozenset) else list(entities)
         if not isinstance(k, int) or isinstance(k, bool) or k < 1:
             raise MemsearchError(f"k must be a positive whole number (got {k!r})")
-        _check_territory(territory)
-        if any(isinstance(name, str) and not name.strip() for name in entities or ()):
-            # it filtered for chunks naming "", which none does: no results, and no word of why
-            raise QueryError(
-                "an entity filter with no name names nothing: give a name (--entity 'Ed Kowalski'),"
-                " or leave the filter out"
-            )
-        filters = Filters(
-            territory=territory or None,
-            fact_type=fact_type or None,
-            entities=tuple(entities or ()),
-            since=on_vault_clock(as_datetime(since, "since")),
-            until=on_vault_clock(as_until(until)),
-        )
+        filters = search_filters(territory, fact_type, entities, since, until)
         checked = self.query_vectors(vectors)
         if checked and (query is None or not str(query).strip()):
             # Vectors alone: no words to parse (the filters still apply).

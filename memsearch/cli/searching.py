@@ -151,6 +151,15 @@ def search(
             f"QUERY comes before VAULT: {query!r} is a folder and {str(vault)!r} is not; try"
             f" memsearch search {shlex.quote(str(vault))} {shlex.quote(query)}"
         )
+    if batch is not None and any(
+        common[name] for name in ("territory", "fact_type", "entities", "since", "until")
+    ):
+        # A bad filter on the command line is refused once, before the first line: it failed every
+        # line with the same error, and the batch exited 0.
+        try:
+            api().search_filters(territory, fact_type, list(entities) or None, since, until)
+        except MemsearchError as exc:
+            fail(exc)
     vectors = read_query_vectors(vector_files)
     if vectors:
         common["vectors"] = vectors
