@@ -67,6 +67,13 @@ def _check_types(query: Any, territory: Any, fact_type: Any, strategies: Any, en
             raise QueryError(f"{name} must be a list of names, got {value!r}")
 
 
+def _names(value: Iterable[str] | str | None) -> list[str] | None:
+    """One name (text, not its letters) or a collection of names as a list; a set in sorted order."""
+    if value is None or isinstance(value, str):
+        return None if value is None else [value]
+    return sorted(value) if isinstance(value, set | frozenset) else list(value)
+
+
 def search_filters(
     territory: str | None = None,
     fact_type: str | None = None,
@@ -278,22 +285,14 @@ class Memsearch:
             raise QueryError("give the query once: as `query` or as `text`, not both")
         query = text if query is None else query
         _check_types(query, territory, fact_type, strategies, entities)
-        if isinstance(entities, str):
-            entities = [entities]
-        if isinstance(strategies, str):  # one name: not its letters ("" is all of them)
-            strategies = [strategies] if strategies else None
-        elif strategies is not None:
-            strategies = sorted(strategies) if isinstance(strategies, set | frozenset) else list(strategies)
-        if entities is not None and not isinstance(entities, str):
-            entities = sorted(entities) if isinstance(entities, set | frozenset) else list(entities)
+        entities = _names(entities)
+        strategies = None if strategies == "" else _names(strategies)  # "" is all of them, as None is
         if not isinstance(k, int) or isinstance(k, bool) or k < 1:
             raise MemsearchError(f"k must be a positive whole number (got {k!r})")
         filters = search_filters(territory, fact_type, entities, since, until)
         checked = self.query_vectors(vectors)
         if checked and (query is None or not str(query).strip()):
-            # Vectors alone: no words to parse (the filters still apply).
-            if fact_type and fact_type not in FACT_TYPES:
-                raise QueryError(f"fact_type {fact_type!r} must be world or experience")
+            # Vectors alone: no words to parse (the filters, checked above, still apply).
             parsed = ParsedQuery("", "", query_now(now), None, (), filters)
         else:
             with self.writes.guard:
