@@ -63,7 +63,8 @@ from memsearch.scan import NOTEBOOK_SUFFIXES
 #: 21: "Born 1961", "Married Ann Berg": a person's card opens its lines with common words.
 #: 22: a verb that is a noun too opens a name when it is not inflected ("Post Office", "Shipped
 #:     HPX").
-CHUNKER_VERSION = 22
+#: 23: a note's frontmatter description (or summary) is searchable, in its first passage's header.
+CHUNKER_VERSION = 23
 
 #: The chunking strategies whose notes are subjects a link can name (:func:`note_identity`).
 SUBJECT_STRATEGIES = frozenset({"sections", "archive", "chapters"})
@@ -79,6 +80,10 @@ STRATEGIES: dict[str, Callable[[Doc], list[Segment]]] = {
 _DATED_ENTRIES = frozenset({"journal", "ledger", "archive"})
 #: Frontmatter keys that date a file, most telling first.
 _DATE_KEYS = ("date", "created", "updated")
+#: Frontmatter keys that describe the whole note in a sentence or two (basic-memory, Obsidian).
+_DESCRIPTION_KEYS = ("description", "summary")
+#: Longest description kept in a header.
+MAX_DESCRIPTION_CHARS = 400
 #: Longest header; each part of it is cut to _MAX_PART first.
 MAX_HEADER_CHARS = 200
 _MAX_PART = 80
@@ -140,11 +145,18 @@ def _chunk_file(rel_path: str, text: str, settings: Settings) -> ParsedFile:
     aliases = {**ent.prose_aliases(body_text), **fm_aliases}  # frontmatter says it first
     vocab = ent.vocabulary(body_text)
 
+    # The note's description says what all of it is about, in words its body may not use: the
+    # note's first passage carries it in its header, searched as the title is (a passage that holds
+    # the frontmatter block has it in its text already).
+    description = _description(fm.data)
     chunks = []
-    for piece in pieces:
+    for i, piece in enumerate(pieces):
         if piece.timestamp is None and file_date is not None:
             piece.timestamp, piece.source, piece.date_text = file_date
         body = "\n".join(lines[piece.start : piece.end + 1])
+        header = _header(doc, piece, body, title, title_line, strategy in _DATED_ENTRIES)
+        if i == 0 and description and piece.start >= fm.body_start:
+            header = f"{header}\n{description}" if header else description
         chunks.append(
             chunk_from_fields(
                 dict(
@@ -158,7 +170,7 @@ def _chunk_file(rel_path: str, text: str, settings: Settings) -> ParsedFile:
                     timestamp_source=piece.source if piece.timestamp is not None else "none",
                     entities=tuple(ent.unique_entities([*ent.extract_entities(body, vocab), *fm_entities])),
                     text=body,
-                    header=_header(doc, piece, body, title, title_line, strategy in _DATED_ENTRIES),
+                    header=header,
                 )
             )
         )
@@ -238,6 +250,15 @@ def _heading(doc: Doc, piece: Segment, strategy: str, title: str) -> str:
     if piece.source in ("line", "heading"):
         return piece.date_text
     return ""
+
+
+def _description(fm: dict[str, Any]) -> str | None:
+    """The frontmatter's description of the note (``description``, else ``summary``), on one line."""
+    for key in _DESCRIPTION_KEYS:
+        value = fm.get(key)
+        if isinstance(value, str) and value.strip():
+            return _shorten(" ".join(value.split()), MAX_DESCRIPTION_CHARS)
+    return None
 
 
 def _header(doc: Doc, piece: Segment, body: str, title: str, title_line: int | None, dated: bool) -> str:

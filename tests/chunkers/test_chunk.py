@@ -541,6 +541,30 @@ def test_a_note_that_is_all_frontmatter_is_one_chunk_of_it():
         assert "Solitary Reaper" in chunk.entities
 
 
+def test_a_notes_frontmatter_description_is_searched_with_its_first_passage():
+    # "description: Hal's physiotherapist" on a card whose body says "Treats the disc trouble":
+    # the description's words were nowhere in the index once the note had a body.
+    text = md(
+        "---",
+        "title: Vesna Vukovic",
+        "description: Hal's physiotherapist at the Kvitsund clinic.",
+        "---",
+        "# Vesna Vukovic",
+        "",
+        "Treats the disc trouble.",
+        "",
+        "## Hours",
+        "",
+        "Tuesdays and Thursdays.",
+    )
+    first, second = parse("reference/people/vesna.md", text).chunks
+    assert "physiotherapist" in first.header and "physiotherapist" not in first.text
+    assert "physiotherapist" not in second.header
+    summary = md("---", "summary: Notes on hide glue.", "---", "Warm it to sixty degrees.")
+    (chunk,) = parse("reference/glue.md", summary).chunks
+    assert chunk.header.endswith("Notes on hide glue.")
+
+
 def test_unterminated_fence_runs_to_end_of_file():
     text = md("# A", "text", "```", "# not a heading", "", "## nor this", "", "- 2025-03-03 not an entry")
     for path in ("system/x.md", "journal/x.md", "aster/ledger/x.md", "archive/x.md"):

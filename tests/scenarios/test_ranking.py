@@ -639,3 +639,19 @@ def test_a_newer_entry_replaces_what_an_older_edited_note_says_not_a_note_only_s
     said = " ".join(response.health.notes)
     assert "agnes-tufte.md" in said and "identity.md" not in said, said
     assert response.results[0].path == "journal/2025-04-02.md"
+
+
+def test_a_notes_frontmatter_description_finds_it(tmp_path):
+    # The card's body never says "physiotherapist": only its description does.
+    files = {
+        "reference/people/vesna.md": (
+            "---\ntitle: Vesna Vukovic\ndescription: Hal's physiotherapist at the harbour clinic.\n---\n"
+            "# Vesna Vukovic\n\nTreats the disc trouble since 2022.\n\n## Hours\n\nTuesdays and Thursdays.\n"
+        ),
+        "reference/people/marit.md": "# Marit\n\nHal's daughter, a software developer in Bergen.\n",
+        "journal/2025-03-04.md": "# 2025-03-04\n\nHal's back was bad again; he skipped the clinic.\n",
+    }
+    engine = engine_of(tmp_path, files)
+    response = engine.search("who is Hal's physiotherapist", k=3, now=NOW, strategies=["keyword"])
+    assert [r.path for r in response.results][:1] == ["reference/people/vesna.md"]
+    assert response.results[0].start_line == 5  # the passage that opens the note, not the frontmatter
