@@ -79,17 +79,38 @@ def recency_scores(
 
 def window_scores(timestamps: np.ndarray, start: datetime, end: datetime) -> np.ndarray:
     """1 inside [start, end); outside, halves with every window-length of distance (a year at most,
-    :data:`MAX_FADE_SPAN`; :data:`OUTSIDE_FLOOR` of it at least); 0 when undated."""
+    :data:`MAX_FADE_SPAN`; :data:`OUTSIDE_FLOOR` of it at least); 0 when undated. A date without a
+    time (midnight UTC, as the vault's dates are read) is its whole day (:func:`inside`): inside
+    when the day overlaps the window, else as far away as the middle of the day."""
     lo, hi = start.timestamp(), end.timestamp()
     span = min(max(hi - lo, DAY), MAX_FADE_SPAN)
-    before, after = timestamps < lo, timestamps >= hi
-    distance = np.where(before, lo - timestamps, np.where(after, timestamps - hi, 0.0))
-    distance = np.where(before | after, np.maximum(distance, OUTSIDE_FLOOR * span), 0.0)
+    day = whole_days(timestamps)
+    within = inside(timestamps, lo, hi, day)
+    at = np.where(day, timestamps + DAY / 2, timestamps)
+    distance = np.where(within, 0.0, np.where(at < lo, lo - at, at - hi))
+    distance = np.where(within, 0.0, np.maximum(distance, OUTSIDE_FLOOR * span))
     distance = np.where(np.isnan(timestamps), np.inf, distance)
     scores = np.power(0.5, distance / span)
     # Beyond three window-lengths the signal is noise; drop it from the list.
     scores[distance > 3 * span] = 0.0
     return scores.astype(np.float32)
+
+
+def whole_days(timestamps: np.ndarray) -> np.ndarray:
+    """Which timestamps are dates without a time: midnight UTC, as a journal's name or heading is
+    read. (A moment written at midnight reads as its day too: the day is where it is.)"""
+    with np.errstate(invalid="ignore"):
+        return np.fmod(timestamps, DAY) == 0.0
+
+
+def inside(timestamps: np.ndarray, lo: float, hi: float, day: np.ndarray | None = None) -> np.ndarray:
+    """Which timestamps fall in [lo, hi): a moment inside it, or a day (``day``: :func:`whole_days`)
+    that overlaps it. The day after a one-day window begins where the window ends: not inside."""
+    day = whole_days(timestamps) if day is None else day
+    with np.errstate(invalid="ignore"):
+        return np.where(
+            day, (timestamps < hi) & (timestamps + DAY > lo), (timestamps >= lo) & (timestamps < hi)
+        )
 
 
 def in_window_scores(
@@ -312,10 +333,10 @@ class TimeIndex:
         ids = np.asarray(ids, dtype=np.int64)
         ids = ids[(ids >= 0) & (ids < len(self.timestamps))]
         times, own = self.timestamps[ids], self.entry[ids] & self.present[ids]
-        inside = np.zeros(len(ids), dtype=bool)
+        within = np.zeros(len(ids), dtype=bool)
         for lo, hi in self._occurrences(window, now) if yearly else [window]:
-            inside |= (times >= lo.timestamp()) & (times < hi.timestamp())
-        return int(np.count_nonzero(inside & own))
+            within |= inside(times, lo.timestamp(), hi.timestamp())
+        return int(np.count_nonzero(within & own))
 
     def _search_yearly(
         self,

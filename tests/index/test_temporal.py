@@ -381,3 +381,28 @@ def test_an_open_ended_window_fades_within_a_year_not_its_own_length():
     inside, after = window_scores(ts, start, end)
     assert inside == 1.0
     assert after < 0.5
+
+
+def test_a_dated_day_is_the_whole_day_so_its_neighbours_weigh_alike():
+    # "on Sunday" (the 15th): the journal of Monday the 16th, dated at the midnight that ends the
+    # window, scored 0.99 and Saturday's 0.5; any nudge of another list put Monday and Tuesday
+    # above Saturday. A date without a time stands for its day: both neighbours are half a day
+    # from the window, and well below it.
+    start, end = datetime(2025, 6, 15, tzinfo=UTC), datetime(2025, 6, 16, tzinfo=UTC)
+    day = [datetime(2025, 6, d, tzinfo=UTC).timestamp() for d in (14, 15, 16)]
+    saturday, sunday, monday = window_scores(np.array(day), start, end)
+    assert sunday == 1.0 and saturday == monday < 0.75
+    # A morning holds that day's journal (its day overlaps the window), not the day before's.
+    morning = window_scores(np.array(day[1:2] + day[:1]), start.replace(hour=6), start.replace(hour=12))
+    assert morning[0] == 1.0 and morning[1] < 1.0
+    # A moment with its time is where it is: an hour after the window ends is an hour away.
+    moment = datetime(2025, 6, 16, 1, tzinfo=UTC).timestamp()
+    assert window_scores(np.array([moment]), start, end)[0] > monday
+
+
+def test_entries_within_counts_a_dated_day_that_overlaps_the_window():
+    index = TimeIndex()
+    index.set(0, datetime(2025, 6, 15, tzinfo=UTC), timeless=False)
+    index.set(1, datetime(2025, 6, 16, tzinfo=UTC), timeless=False)
+    morning = (datetime(2025, 6, 15, 6, tzinfo=UTC), datetime(2025, 6, 15, 12, tzinfo=UTC))
+    assert index.entries_within(np.array([0, 1]), morning, datetime(2025, 6, 18, tzinfo=UTC)) == 1
