@@ -124,9 +124,12 @@ _Q_BARE_WEEKDAY = re.compile(
     r"(?<![\w-])(?P<wd>monday|tuesday|wednesday|thursday|friday|saturday|sunday)(?![\w'])", re.IGNORECASE
 )
 _Q_DAYWORD = re.compile(
-    r"\b(?P<w>today|tonight|yesterday|the\s+day\s+before\s+yesterday|this\s+(?:morning|afternoon|evening))\b",
+    r"\b(?P<w>today|tonight|yesterday|last\s+night|the\s+day\s+before\s+yesterday"
+    r"|this\s+(?:morning|afternoon|evening))\b",
     re.IGNORECASE,
 )
+#: "over the weekend", "at the weekend": the latest weekend, this one if it has begun.
+_Q_THE_WEEKEND = re.compile(r"\b(?:over|at|on|during)\s+the\s+weekend\b", re.IGNORECASE)
 _Q_CALENDAR = re.compile(
     r"\b(?P<which>this|current|last|previous|prior|past)\s+(?P<unit>week(?:end)?|fortnight|month|quarter|year)\b"
     r"(?!\s*'s?\s*\d)",
@@ -288,6 +291,10 @@ def find_candidates(query: str, now: datetime) -> list[Candidate]:
 
     def day_month(m: re.Match[str]) -> None:
         day, month = int(m["d"]), int(m["mo"])
+        if month > 12 >= day:  # "3/26": no month comes first there, so it is month first (US)
+            day, month = month, day
+        if (day, month) == (24, 7) and not m["y"]:  # "24/7": always, not the 24th of July
+            return
         if m["y"]:
             year = int(m["y"])
             if _valid_year(year):
@@ -401,8 +408,13 @@ def find_candidates(query: str, now: datetime) -> list[Candidate]:
 
     def dayword(m: re.Match[str]) -> None:
         word = m["w"].lower()
-        offset = 2 if "before" in word else 1 if word == "yesterday" else 0
+        offset = 2 if "before" in word else 1 if word == "yesterday" or word.startswith("last") else 0
         add(m, *day_span(today - timedelta(days=offset), tz), "relative")
+
+    def the_weekend(m: re.Match[str]) -> None:
+        saturday = today - timedelta(days=(today.weekday() - 5) % 7)
+        start = datetime(saturday.year, saturday.month, saturday.day, tzinfo=tz)
+        add(m, start, start + timedelta(days=2), "relative")
 
     def calendar(m: re.Match[str]) -> None:
         which, unit = m["which"].lower(), m["unit"].lower()
@@ -498,6 +510,7 @@ def find_candidates(query: str, now: datetime) -> list[Candidate]:
         (_Q_BARE_YEAR, bare_year),
         (_Q_BARE_WEEKDAY, bare_weekday),
         (_Q_DAYWORD, dayword),
+        (_Q_THE_WEEKEND, the_weekend),
         (_Q_CALENDAR, calendar),
         (_Q_BEFORE_LAST, before_last),
         (_Q_AGO, ago),

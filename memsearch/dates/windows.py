@@ -65,7 +65,7 @@ _PHRASE_START = r"(?:^|(?<=[\s(\[\"',;:]))"
 # Words that may stand right before an expression and change or confirm its meaning.
 _PRE_RE = re.compile(
     _PHRASE_START + r"(?P<pre>in|on|during|since|before|after|from|until|till|through|throughout"
-    r"|between|by|as\s+of|prior\s+to|last|this|early|late|mid|end\s+of|start\s+of|beginning\s+of)"
+    r"|between|by|as\s+of|prior\s+to|last|this|earlier|early|late|mid|end\s+of|start\s+of|beginning\s+of)"
     r"[\s-]+(?:the\s+)?$",
     re.IGNORECASE,
 )
@@ -96,7 +96,40 @@ _BARE_MONTH_PRE = {
 _BARE_YEAR_PRE = _BARE_MONTH_PRE - {"by", "last", "this"}
 #: The first month of a third of a year, as "early/mid/late March" are thirds of a month.
 _YEAR_THIRDS = {"early": 1, "start of": 1, "beginning of": 1, "mid": 5, "late": 9, "end of": 9}
-_WEEKDAY_PRE = {"on", "last", "since", "before", "after", "by", "until", "from", "between"}
+_WEEKDAY_PRE = {"on", "last", "this", "since", "before", "after", "by", "until", "from", "between"}
+#: Words that say which part of a span the word after them names ("late last year", "early May"),
+#: or which one ("last Friday"), and may follow a range word that applies to it ("since last
+#: Friday", "since early May"): :data:`_RANGE_WORDS`.
+_MODIFIERS = {"last", "this", "earlier", "early", "late", "mid", "end of", "start of", "beginning of"}
+_RANGE_WORDS = {"since", "as of", "after", "before", "prior to", "until", "till", "by"}
+#: The part of a calendar week each modifier names, in days from its Monday: early is Monday to
+#: Wednesday, mid Tuesday to Thursday, late (the end) Friday to Sunday.
+_WEEK_PARTS = {"early": (0, 3), "start of": (0, 3), "beginning of": (0, 3), "mid": (1, 4), "late": (4, 7)}
+_WEEK_PARTS["end of"] = _WEEK_PARTS["late"]
+_UNIT_AT_END = re.compile(r"(?P<unit>week|month|year)\s*$", re.IGNORECASE)
+
+
+def _part_of_unit(cand: Candidate, query: str, pre: str, now: datetime) -> Span | None:
+    """The part of the calendar week, month or year a relative phrase names ("this week", "last
+    year") that ``pre`` says: "earlier this week" is its start up to now, "late last year" its
+    last third, "the end of last month" from its 21st, "early last week" Monday to Wednesday."""
+    if cand.kind != "relative" or (pre not in _YEAR_THIRDS and pre != "earlier"):
+        return None
+    unit = _UNIT_AT_END.search(query, cand.start, cand.end)
+    if unit is None:
+        return None
+    lo, hi = cand.lo, cand.hi
+    if pre == "earlier":
+        return (lo, min(hi, now)) if lo < now else None
+    which = unit["unit"].lower()
+    if which == "year":
+        return months_span(lo.year, _YEAR_THIRDS[pre], 4, lo.tzinfo or UTC)
+    if which == "month":
+        return third_resolver(lo.month, pre, lo.tzinfo or UTC)(lo.year)
+    first, stop = _WEEK_PARTS[pre]
+    return lo + timedelta(days=first), lo + timedelta(days=stop)
+
+
 _NUMERIC_DAY_PRE = {
     "on",
     "since",
@@ -384,6 +417,18 @@ def _windows(query: str, now: datetime) -> list[TimeWindow]:
                 lo, hi = current(resolve, now) or (lo, hi)
         if cand.kind == "weekday" and pre == "last" and cand.day == 0:
             lo, hi = lo - timedelta(days=7), hi - timedelta(days=7)
+        if cand.kind == "weekday" and pre == "this":  # that day of the current calendar week
+            monday = week_span(now.astimezone(tz).date(), tz)[0]
+            lo = monday + timedelta(days=(lo.weekday() - monday.weekday()) % 7)
+            hi = lo + timedelta(days=1)
+        if (part := _part_of_unit(cand, query, pre, now)) is not None:
+            (lo, hi), third = part, True
+        # A range word before the modifier applies to what it names: "since last Friday" runs
+        # from that Friday to now, "since early May" from May 1 (of this year: tied to now).
+        outer, outer_start = _preposition(query, pre_start) if pre in _MODIFIERS else ("", pre_start)
+        how = outer if outer in _RANGE_WORDS else pre
+        if how != pre:
+            yearly, pre_start = False, outer_start
         if pre:
             start = pre_start
         if pre in _RANGE_JOIN:
@@ -397,13 +442,13 @@ def _windows(query: str, now: datetime) -> list[TimeWindow]:
             elif pre == "between":
                 start = cand.start  # "between X" alone: just X
             # "notes from 2023" alone means 2023 itself, not "since 2023"
-        elif pre in ("since", "as of"):
+        elif how in ("since", "as of"):
             hi = now if lo < now else hi
-        elif pre == "after":
+        elif how == "after":
             lo, hi = hi, (now if hi < now else MAX_DATETIME)
-        elif pre in ("before", "prior to"):
+        elif how in ("before", "prior to"):
             lo, hi = MIN_DATETIME, lo
-        elif pre in ("until", "till", "by"):
+        elif how in ("until", "till", "by"):
             lo = MIN_DATETIME
         elif pre in ("last", "this", "early", "late", "mid", "end of", "start of", "beginning of") and (
             not cand.needs_pre and not third

@@ -278,7 +278,7 @@ def test_season_and_quarter_words_that_are_no_time(query: str) -> None:
 
 @pytest.mark.parametrize(
     "query",
-    ["3/4 of the tests passed", "a 2/3 majority", "on 32/1", "on 30/2", "on 5/13", "halloweenish"],
+    ["3/4 of the tests passed", "a 2/3 majority", "on 32/1", "on 30/2", "on 13/13", "halloweenish"],
 )
 def test_numbers_with_a_slash_that_are_no_date(query: str) -> None:
     assert query_time_window(query, NOW) is None
@@ -657,3 +657,43 @@ def test_early_mid_or_late_in_a_year_is_a_third_of_it(query, start, end):
     # "early 2024" was all of 2024 (shown as "early 2024"), as "early March" is a third of March
     window = query_time_window(query, NOW)
     assert window is not None and (window.start, window.end) == (start, end)
+
+
+# NOW is Wednesday 2025-06-18, 15:30.
+@pytest.mark.parametrize(
+    ("query", "start", "end", "text"),
+    [
+        # a range word before "last", "this", "early" ... applies to the span they name
+        ("what changed since last Friday", utc(2025, 6, 13), UP_TO_NOW, "since last Friday"),
+        ("what did I note before last Friday", OPEN_START, utc(2025, 6, 13), "before last Friday"),
+        ("since early May", utc(2025, 5, 1), UP_TO_NOW, "since early May"),
+        ("what happened after last Christmas", utc(2024, 12, 26), UP_TO_NOW, "after last Christmas"),
+        # a part of the unit "last/this week|month|year" names
+        ("what did I do earlier this week", utc(2025, 6, 16), UP_TO_NOW, "earlier this week"),
+        ("earlier this month", utc(2025, 6, 1), UP_TO_NOW, "earlier this month"),
+        ("the plans I made earlier this year", utc(2025, 1, 1), UP_TO_NOW, "earlier this year"),
+        ("what happened late last year", utc(2024, 9, 1), utc(2025, 1, 1), "late last year"),
+        ("early last year", utc(2024, 1, 1), utc(2024, 5, 1), "early last year"),
+        ("at the end of last month", utc(2025, 5, 21), utc(2025, 6, 1), "end of last month"),
+        ("mid last month", utc(2025, 5, 11), utc(2025, 5, 21), "mid last month"),
+        ("early last week", utc(2025, 6, 9), utc(2025, 6, 12), "early last week"),
+        ("late last week", utc(2025, 6, 13), utc(2025, 6, 16), "late last week"),
+        # said every day, read nowhere
+        ("what happened last night", utc(2025, 6, 17), utc(2025, 6, 18), "last night"),
+        ("what did I do over the weekend", utc(2025, 6, 14), utc(2025, 6, 16), "over the weekend"),
+        ("anything at the weekend?", utc(2025, 6, 14), utc(2025, 6, 16), "at the weekend"),
+        ("what did I fix this Monday", utc(2025, 6, 16), utc(2025, 6, 17), "this Monday"),
+        # month first, where no month could come first: "3/26" is March 26
+        ("what happened on 3/26", utc(2025, 3, 26), utc(2025, 3, 27), "on 3/26"),
+        ("the 3/26/2024 outage", utc(2024, 3, 26), utc(2024, 3, 27), "3/26/2024"),
+    ],
+)
+def test_phrases_an_agent_says_every_day(query: str, start: datetime, end: datetime, text: str) -> None:
+    window = query_time_window(query, NOW)
+    assert window is not None, query
+    assert (window.start, window.end, window.text) == (start, end, text)
+
+
+@pytest.mark.parametrize("query", ["is the server on 24/7", "since we went 24/7"])
+def test_an_idiom_is_no_date(query: str) -> None:
+    assert query_time_window(query, NOW) is None
