@@ -198,6 +198,10 @@ class Update:
         started = time.perf_counter() if started is None else started
         timings: dict[str, float] = {}
         old_manifest = self.base.manifest or {}
+        if self.full:
+            # A rebuild from scratch (the settings, the format or the index changed) starts from
+            # nothing: limited to the files a watcher saw change, it dropped every other one.
+            only = None
         t = time.perf_counter()
         files, skipped, looked, unreadable = self._scan(only)
         timings["scan"] = time.perf_counter() - t

@@ -108,6 +108,17 @@ def test_paths_limit_an_update_to_those_files(vault_copy):
     assert report.removed == ("journal/2025-03-20.md",)
 
 
+def test_paths_after_the_settings_changed_rebuild_the_whole_vault(vault_copy):
+    # A watcher's batch of one file, after memsearch.toml changed: the run rebuilds from scratch
+    # (the settings fingerprint moved), and limited to that file it dropped every other one.
+    index_vault(vault_copy, embed=False)
+    files = set(_manifest(vault_copy)["files"])
+    (vault_copy / "memsearch.toml").write_text('[[territory]]\nprefix = "people/"\nweight = 1.5\n')
+    write(vault_copy, "journal/2025-03-20.md", "# 2025-03-20\n\nzebracorn\n")
+    index_vault(vault_copy, embed=False, paths=["journal/2025-03-20.md"])
+    assert set(_manifest(vault_copy)["files"]) == files | {"journal/2025-03-20.md"}
+
+
 # -- update_file --------------------------------------------------------------------------------------
 
 
