@@ -11,7 +11,9 @@ seconds (a save in several writes is one update), or after ``max_delay`` seconds
 change. Each batch is one incremental update of the files it names (one commit), under the
 index's write lock, so a ``reindex`` from cron and a watcher never interleave. On start the
 watcher catches up: an incremental update of the whole vault, for what changed while it was
-not running. SIGINT, SIGTERM or SIGHUP stops it after the batch in hand.
+not running, and again when another writer moved the index since its last batch (a rollback,
+an unforget: the files a batch names are then not all that differ). SIGINT, SIGTERM or SIGHUP
+stops it after the batch in hand.
 """
 
 from __future__ import annotations
@@ -27,7 +29,9 @@ from typing import Any
 
 from memsearch.config import Settings
 from memsearch.errors import LockBusyError, MemsearchError
+from memsearch.index.loading import head_commit
 from memsearch.indexer import IndexReport, index_vault
+from memsearch.paths import default_home
 from memsearch.scan import (
     IGNORED_DIRS,
     MARKDOWN_SUFFIXES,
@@ -121,6 +125,8 @@ class Watcher:
         self.batches = 0
         self._stop = threading.Event()
         self._kept: list = [None]  # the index after the last batch (spares loading it again)
+        self._home = self.index_dir or default_home(self.vault)
+        self._head: str | None = None  # the index's commit after the last batch
 
     def stop(self) -> None:
         self._stop.set()
@@ -131,6 +137,10 @@ class Watcher:
 
     def _index(self, paths: list[str] | None, what: str) -> bool:
         """One incremental update (None: the whole vault); False if it must be tried again."""
+        if paths is not None and head_commit(self._home) != self._head:
+            # Another writer moved the index since the last batch (a rollback, an unforget, a
+            # forget): the files this batch names are not all that differ from the vault now.
+            paths, what = None, "memsearch watch (catch-up)"
         while not self._stop.is_set():
             try:
                 report = index_vault(
@@ -148,6 +158,7 @@ class Watcher:
             except MemsearchError as exc:
                 self.on_error(exc)
                 return False
+            self._head = head_commit(self._home)
             self.batches += 1
             self.on_report(report)
             return True

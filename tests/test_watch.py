@@ -102,3 +102,27 @@ def test_the_watch_command_stops_on_sigterm_sigint_and_sighup(vault_copy):
         assert proc.returncode == 0 and "Traceback" not in err, err
         assert time.monotonic() - started < 5
         assert f"notes/{sig.name}.md" in out
+
+
+def test_a_watcher_catches_up_after_another_writer_moved_the_index(vault_copy):
+    # A rollback made the index an older state of the vault while the watcher ran: its next batch
+    # indexed only the file it saw change, and the rolled-back file stayed stale (so did a file
+    # unforgotten meanwhile: skipped as forgotten).
+    from memsearch.api import rollback
+
+    index_vault(vault_copy, embed=False)
+    write(vault_copy, "journal/2025-03-20.md", "# 2025-03-20\n\nquetzal sighting\n")
+    index_vault(vault_copy, embed=False)
+    watcher = Watcher(vault_copy, interval=0.1, debounce=0.3, embed=False)
+    thread = threading.Thread(target=watcher.run, kwargs={"max_seconds": 60})
+    thread.start()
+    try:
+        assert _wait_for(lambda: watcher.batches >= 1)  # the catch-up (nothing to do)
+        rollback(vault_copy, "HEAD~1")
+        assert "journal/2025-03-20.md" not in _files(vault_copy)
+        write(vault_copy, "notes/ibex.md", "# Ibex\n\nibex\n")
+        assert _wait_for(lambda: "notes/ibex.md" in _files(vault_copy))
+        assert "journal/2025-03-20.md" in _files(vault_copy)
+    finally:
+        watcher.stop()
+        thread.join()
