@@ -110,3 +110,42 @@ def test_a_batch_line_whose_search_fails_unexpectedly_is_that_lines_answer(capsy
     assert [a["id"] for a in answers] == [1, 2, 3]
     assert answers[1]["error"].startswith("line 2: the search failed unexpectedly (OverflowError")
     assert answers[2]["query"] == "c" and "error" not in answers[2]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="chunking forks its processes on Linux only")
+def test_an_index_run_stopped_by_a_signal_says_so_in_one_line(tmp_path):
+    # Ctrl-C (to the whole process group) or SIGTERM while a run's processes chunked printed their
+    # tracebacks (KeyboardInterrupt, BrokenPipeError), or only click's "Aborted!". The run's
+    # length varies with the machine: each signal is sent at several moments of a run that has
+    # work to do, and every outcome is checked; at least one run must have been stopped.
+    import os
+    import signal
+    import time
+
+    vault = tmp_path / "vault"
+    (vault / "notes").mkdir(parents=True)
+    body = "\n\n".join(f"## Part {j}\n\nalpha beta gamma {j} delta epsilon" for j in range(6))
+    stopped = []
+    for attempt, (sig, delay) in enumerate(
+        [(s, d) for d in (0.6, 0.9, 1.2, 1.6) for s in (signal.SIGINT, signal.SIGTERM)]
+    ):
+        for i in range(1500):
+            (vault / "notes" / f"n{i}.md").write_text(f"# Note {i}\n\n{body}\n\nrun {attempt}\n")
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "memsearch.cli", "index", str(vault), "--no-embed"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
+            env={**os.environ, "MEMSEARCH_WORKERS": "2"},
+        )
+        time.sleep(delay)
+        if proc.poll() is None:
+            os.killpg(proc.pid, sig)  # as a terminal sends Ctrl-C: to every process of the group
+        _, err = proc.communicate(timeout=120)
+        text = err.decode()
+        assert "Traceback" not in text and "Aborted!" not in text, text[:2000]
+        if proc.returncode != 0:
+            stopped.append(proc.returncode)
+            assert proc.returncode == 128 + sig, (sig, proc.returncode, text)
+            assert "interrupted" in text and "memsearch index" in text, text
+    assert stopped, "no run was stopped: the runs ended before every signal"

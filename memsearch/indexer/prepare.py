@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import multiprocessing
 import os
+import signal
 import sys
 import threading
 from array import array
@@ -149,9 +150,19 @@ def chunk_files(
         return
     chunksize = max(1, min(64, len(files) // (workers * 8)))
     tasks = zip(files, fallbacks, strict=True)
-    with multiprocessing.get_context("fork").Pool(workers) as pool:
+    with multiprocessing.get_context("fork").Pool(workers, initializer=_chunking_process) as pool:
         for got in pool.imap(partial(chunk_for_pipe, settings=settings), tasks, chunksize):
             yield got if isinstance(got, str) else from_pipe(got)
+
+
+def _chunking_process() -> None:
+    """A chunking process leaves signals to the run that forked it: Ctrl-C reaches every process
+    of the terminal's group, and the run stops the pool itself (its KeyboardInterrupt tracebacks
+    were printed, one a process). Killed, the run takes its pipes with it, and what the pool's
+    machinery then prints (BrokenPipeError tracebacks) is no one's to read: what a task raises
+    goes back to the run through the pool, not to this process's stderr."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - the process's own, for its life
 
 
 def chunk_for_pipe(task: tuple[VaultFile, Fallback], settings: Settings) -> tuple | str:
