@@ -126,3 +126,27 @@ def test_a_watcher_catches_up_after_another_writer_moved_the_index(vault_copy):
     finally:
         watcher.stop()
         thread.join()
+
+
+def test_the_watch_command_says_why_it_skipped_a_file(vault_copy):
+    # One stray byte took a journal out of the index, and the watcher said only "-1 files"; a new
+    # binary file was skipped without a word (`memsearch index` names each, with its reason).
+    index_vault(vault_copy, embed=False)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "memsearch.cli", "watch", str(vault_copy), "--interval", "0.1", "--no-embed"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stderr.readline().startswith("watching ")
+        with open(vault_copy / "journal" / "2025-03-11.md", "ab") as f:
+            f.write(b"\xff")
+        (vault_copy / "notes").mkdir(exist_ok=True)
+        (vault_copy / "notes" / "photo.md").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00")
+        assert _wait_for(lambda: "journal/2025-03-11.md" not in _files(vault_copy))
+        time.sleep(1.0)
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=20)
+    assert "skipped journal/2025-03-11.md: " in err and "skipped notes/photo.md: " in err, err

@@ -204,8 +204,14 @@ def watch(
     """
 
     def report(r: Any) -> None:
-        if r.commit is not None and not quiet:
+        if quiet:
+            return
+        if r.commit is not None:
             click.echo(r.summary())
+        for skipped in r.skipped:  # as `memsearch index` says them: which file, and why
+            click.echo(f"skipped {skipped.path}: {skipped.reason}", err=True)
+        for warning in r.warnings:
+            click.echo(f"warning {warning}", err=True)
 
     def error(exc: Exception) -> None:
         click.echo(f"memsearch watch: {exc}", err=True)
