@@ -129,7 +129,9 @@ _Q_DAYWORD = re.compile(
     re.IGNORECASE,
 )
 #: "over the weekend", "at the weekend": the latest weekend, this one if it has begun.
-_Q_THE_WEEKEND = re.compile(r"\b(?:over|at|on|during)\s+the\s+weekend\b", re.IGNORECASE)
+_Q_THE_WEEKEND = re.compile(r"\b(?P<pre>over|at|on|during|since)\s+the\s+weekend\b", re.IGNORECASE)
+#: "this time last year": the four weeks around this day a year ago.
+_Q_THIS_TIME = re.compile(r"\b(?:this|the\s+same)\s+time\s+last\s+year\b", re.IGNORECASE)
 _Q_CALENDAR = re.compile(
     r"\b(?P<which>this|current|last|previous|prior|past)\s+(?P<unit>week(?:end)?|fortnight|month|quarter|year)\b"
     r"(?!\s*'s?\s*\d)",
@@ -414,7 +416,14 @@ def find_candidates(query: str, now: datetime) -> list[Candidate]:
     def the_weekend(m: re.Match[str]) -> None:
         saturday = today - timedelta(days=(today.weekday() - 5) % 7)
         start = datetime(saturday.year, saturday.month, saturday.day, tzinfo=tz)
-        add(m, start, start + timedelta(days=2), "relative")
+        if m["pre"].lower() == "since":
+            add(m, start, now, "rolling")
+        else:
+            add(m, start, start + timedelta(days=2), "relative")
+
+    def this_time(m: re.Match[str]) -> None:
+        lo, _ = day_span(shift(now, 1, "year").date(), tz)
+        add(m, lo - timedelta(days=14), lo + timedelta(days=15), "relative")
 
     def calendar(m: re.Match[str]) -> None:
         which, unit = m["which"].lower(), m["unit"].lower()
@@ -511,6 +520,7 @@ def find_candidates(query: str, now: datetime) -> list[Candidate]:
         (_Q_BARE_WEEKDAY, bare_weekday),
         (_Q_DAYWORD, dayword),
         (_Q_THE_WEEKEND, the_weekend),
+        (_Q_THIS_TIME, this_time),
         (_Q_CALENDAR, calendar),
         (_Q_BEFORE_LAST, before_last),
         (_Q_AGO, ago),

@@ -64,7 +64,7 @@ class TimeWindow:
 _PHRASE_START = r"(?:^|(?<=[\s(\[\"',;:]))"
 # Words that may stand right before an expression and change or confirm its meaning.
 _PRE_RE = re.compile(
-    _PHRASE_START + r"(?P<pre>in|on|during|since|before|after|from|until|till|through|throughout"
+    _PHRASE_START + r"(?P<pre>in|on|during|around|over|since|before|after|from|until|till|through|throughout"
     r"|between|by|as\s+of|prior\s+to|last|this|earlier|early|late|mid|end\s+of|start\s+of|beginning\s+of)"
     r"[\s-]+(?:the\s+)?$",
     re.IGNORECASE,
@@ -72,6 +72,8 @@ _PRE_RE = re.compile(
 _BARE_MONTH_PRE = {
     "in",
     "during",
+    "around",
+    "over",
     "since",
     "before",
     "after",
@@ -93,15 +95,20 @@ _BARE_MONTH_PRE = {
     "start of",
     "beginning of",
 }
-_BARE_YEAR_PRE = _BARE_MONTH_PRE - {"by", "last", "this"}
+#: "around 2000 people", "over 2024 entries": a bare number after them is a count.
+_BARE_YEAR_PRE = _BARE_MONTH_PRE - {"by", "last", "this", "around", "over"}
 #: The first month of a third of a year, as "early/mid/late March" are thirds of a month.
 _YEAR_THIRDS = {"early": 1, "start of": 1, "beginning of": 1, "mid": 5, "late": 9, "end of": 9}
-_WEEKDAY_PRE = {"on", "last", "this", "since", "before", "after", "by", "until", "from", "between"}
+#: Not "by": "what do I need to finish by Friday" is a deadline, not the days before last Friday.
+_WEEKDAY_PRE = {"on", "last", "this", "since", "before", "after", "until", "from", "between"}
 #: Words that say which part of a span the word after them names ("late last year", "early May"),
 #: or which one ("last Friday"), and may follow a range word that applies to it ("since last
 #: Friday", "since early May"): :data:`_RANGE_WORDS`.
 _MODIFIERS = {"last", "this", "earlier", "early", "late", "mid", "end of", "start of", "beginning of"}
 _RANGE_WORDS = {"since", "as of", "after", "before", "prior to", "until", "till", "by"}
+#: Words before a modifier that change nothing but belong to the phrase ("around mid-May", "in
+#: late May"): left in the query, "around" was a word the vault never uses.
+_NEUTRAL_WORDS = {"in", "on", "during", "around", "over"}
 #: The part of a calendar week each modifier names, in days from its Monday: early is Monday to
 #: Wednesday, mid Tuesday to Thursday, late (the end) Friday to Sunday.
 _WEEK_PARTS = {"early": (0, 3), "start of": (0, 3), "beginning of": (0, 3), "mid": (1, 4), "late": (4, 7)}
@@ -311,6 +318,7 @@ def _anchor_at(query: str, pos: int, now: datetime, chosen: list[Candidate]) -> 
     return best
 
 
+_NOW = re.compile(r"(?:now|today|the\s+present)\b", re.IGNORECASE)
 _RANGE_JOIN = {
     "between": re.compile(r"\s+(?:and|&)\s+", re.IGNORECASE),
     "from": re.compile(r"\s*(?:-|–|—)\s*|\s+(?:to|until|till|through|thru)\s+", re.IGNORECASE),
@@ -429,12 +437,17 @@ def _windows(query: str, now: datetime) -> list[TimeWindow]:
         how = outer if outer in _RANGE_WORDS else pre
         if how != pre:
             yearly, pre_start = False, outer_start
+        elif outer in _NEUTRAL_WORDS:
+            pre_start = outer_start
         if pre:
             start = pre_start
         if pre in _RANGE_JOIN:
             join = _RANGE_JOIN[pre].match(query, cand.end)
             other = _anchor_at(query, join.end(), now, [c for c, _, _ in chosen]) if join else None
-            if other is not None:
+            if join is not None and other is None and _NOW.match(query, join.end()):
+                # "from March to now": from it up to now
+                hi, end, yearly = now, _NOW.match(query, join.end()).end(), False  # type: ignore[union-attr]
+            elif other is not None:
                 consumed.add(id(other))
                 yearly = yearly and not other.has_year  # "from May to July 2023" is one year's
                 (alo, ahi), (blo, bhi) = _align_years(cand, other)
