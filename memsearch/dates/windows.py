@@ -463,10 +463,10 @@ def _windows(query: str, now: datetime) -> list[TimeWindow]:
             lo, hi = MIN_DATETIME, lo
         elif how in ("until", "till", "by"):
             lo = MIN_DATETIME
-        elif pre in ("last", "this", "early", "late", "mid", "end of", "start of", "beginning of") and (
+        elif pre in ("early", "late", "mid", "end of", "start of", "beginning of") and (
             not cand.needs_pre and not third
         ):
-            start = cand.start  # "last" in "last March 3" adds nothing
+            start = cand.start  # "early" before a day ("early March 3") names no part of it
         if lo < hi:
             windows.append(TimeWindow(lo, hi, query[start:end], yearly))
             found_at.append((cand, resolve if yearly else None))

@@ -731,3 +731,13 @@ def test_the_words_around_a_date(query: str, start: datetime, end: datetime, tex
 )
 def test_deadlines_and_counts_are_no_window(query: str) -> None:
     assert query_time_window(query, NOW) is None
+
+
+@pytest.mark.parametrize(
+    ("query", "text"),
+    [("what did I do last Christmas", "last Christmas"), ("this Halloween", "this Halloween")],
+)
+def test_last_and_this_before_a_named_day_are_part_of_its_phrase(query: str, text: str) -> None:
+    # "last" was left in the query: a word the vault never used, it made the answer "none".
+    window = query_time_window(query, NOW)
+    assert window is not None and window.text == text

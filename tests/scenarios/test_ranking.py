@@ -655,3 +655,17 @@ def test_a_notes_frontmatter_description_finds_it(tmp_path):
     response = engine.search("who is Hal's physiotherapist", k=3, now=NOW, strategies=["keyword"])
     assert [r.path for r in response.results][:1] == ["reference/people/vesna.md"]
     assert response.results[0].start_line == 5  # the passage that opens the note, not the frontmatter
+
+
+def test_a_named_day_with_only_its_neighbours_shows_them(tmp_path):
+    # "last Christmas" with an entry on Christmas Eve only: "last" stayed in the query as a word
+    # the vault never uses, and the answer was "none", without results.
+    files = {
+        "journal/2024-12-24.md": "# 2024-12-24\n\nWrapped presents; the tree went up at five.\n",
+        "journal/2025-03-04.md": "# 2025-03-04\n\nFixed the gutter.\n",
+        "reference/house.md": "# House\n\nThe gutter is cast iron.\n",
+    }
+    engine = engine_of(tmp_path, files)
+    response = engine.search("what did I do last Christmas", k=3, now="2025-06-18T15:00:00")
+    assert response.signal.level == "thin"
+    assert [r.path for r in response.results][:1] == ["journal/2024-12-24.md"]
