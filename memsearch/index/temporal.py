@@ -357,6 +357,10 @@ class TimeIndex:
             # yearly_occurrences lists the past ones first, so their rank counts the years back
             weight = occurrence_weight(rank if span[0] <= now else None)
             half_lives = self.half_lives_of(ids, half_life_days)
-            scores = in_window_scores(times, self.date_weights(ids), *span, now, half_lives) * weight
+            # The nearer year's bonus is for its entries: its neighbours (June 1st beside "in May")
+            # stay below every year's own entries, as a window's neighbours stay below its entries.
+            within = inside(times, span[0].timestamp(), span[1].timestamp())
+            scores = in_window_scores(times, self.date_weights(ids), *span, now, half_lives)
+            scores = scores * np.where(within, np.float32(weight), np.float32(1.0))
             full[ids] = np.maximum(full[ids], scores)
         return top_hits(full, k, tie_key)

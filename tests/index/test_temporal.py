@@ -1,4 +1,4 @@
-from datetime import UTC, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta, timezone
 
 import numpy as np
 from hypothesis import given
@@ -228,7 +228,7 @@ def test_yearly_search_equals_the_best_occurrence_over_every_chunk():
     """The pruned yearly search scores each chunk as a pass over every chunk and every year would."""
     from memsearch.dates import yearly_occurrences
     from memsearch.index.keyword import top_hits
-    from memsearch.index.temporal import occurrence_weight
+    from memsearch.index.temporal import inside, occurrence_weight
 
     rng = np.random.default_rng(5)
     index = TimeIndex()
@@ -248,7 +248,9 @@ def test_yearly_search_equals_the_best_occurrence_over_every_chunk():
         for rank, span in enumerate(yearly_occurrences(window.start, window.end, 1990, 2030, YEARLY_NOW)):
             weight = occurrence_weight(rank if span[0] <= YEARLY_NOW else None)
             weights = index.date_weights(np.arange(len(ts)))
-            scores = in_window_scores(ts, weights, *span, YEARLY_NOW, 90.0) * weight
+            scores = in_window_scores(ts, weights, *span, YEARLY_NOW, 90.0)
+            within = inside(ts, span[0].timestamp(), span[1].timestamp())
+            scores = scores * np.where(within, np.float32(weight), np.float32(1.0))
             best = np.maximum(best, np.where(np.isnan(ts), 0.0, scores))
         got = index.search(50, YEARLY_NOW, 90.0, (window.start, window.end), yearly=True)
         assert got == top_hits(best, 50), trial
@@ -406,3 +408,16 @@ def test_entries_within_counts_a_dated_day_that_overlaps_the_window():
     index.set(1, datetime(2025, 6, 16, tzinfo=UTC), timeless=False)
     morning = (datetime(2025, 6, 15, 6, tzinfo=UTC), datetime(2025, 6, 15, 12, tzinfo=UTC))
     assert index.entries_within(np.array([0, 1]), morning, datetime(2025, 6, 18, tzinfo=UTC)) == 1
+
+
+def test_a_yearly_windows_neighbours_stay_below_its_entries_in_every_year():
+    # "in May", asked in June 2025: June 1st and 2nd 2025, neighbours of the nearest May, took the
+    # nearest year's bonus and ranked above May 2024's and May 2023's own entries.
+    now = datetime(2025, 6, 18, 15, tzinfo=UTC)
+    index = TimeIndex()
+    for chunk_id, day in enumerate([date(2025, 6, 1), date(2025, 6, 2), date(2024, 5, 4), date(2023, 5, 1)]):
+        index.set(chunk_id, datetime(day.year, day.month, day.day, tzinfo=UTC), timeless=False)
+    window = query_time_window("what happened in May", now)
+    assert window is not None and window.yearly
+    hits = index.search(10, now, 90.0, (window.start, window.end), yearly=True)
+    assert [h.chunk_id for h in hits] == [2, 3, 0, 1]
