@@ -318,6 +318,8 @@ def _anchor_at(query: str, pos: int, now: datetime, chosen: list[Candidate]) -> 
     return best
 
 
+#: A year named right after a bare month: "March last year", "May of this year".
+_YEAR_NAMED_AFTER = re.compile(r"\s+(?:of\s+)?(?:last|this|next)\s+year\b", re.IGNORECASE)
 _NOW = re.compile(r"(?:now|today|the\s+present)\b", re.IGNORECASE)
 _RANGE_JOIN = {
     "between": re.compile(r"\s+(?:and|&)\s+", re.IGNORECASE),
@@ -360,8 +362,8 @@ def _windows(query: str, now: datetime) -> list[TimeWindow]:
                 "weekday": _WEEKDAY_PRE,
                 "day": _NUMERIC_DAY_PRE,
             }[cand.kind]
-            if pre not in allowed:
-                continue
+            if pre not in allowed and not (cand.kind == "month" and _YEAR_NAMED_AFTER.match(query, cand.end)):
+                continue  # "March last year" needs no word before it: the year says it is a date
             if cand.kind == "month" and cand.month == 5 and pre in ("this", "last", "by"):
                 continue  # "this may help", "by may be"
             if cand.season == "fall" and pre in ("this", "by"):
@@ -503,7 +505,7 @@ def _pin_to_year(
         if year_at >= 0 and at >= 0:
             (a, a_text), (b, b_text) = sorted([(year_at, year_window.text), (at, text)])
             # only punctuation or a preposition between: "in 2024, on March 26", "in 2023, in early May"
-            if re.fullmatch(r"[\s,;]*(?:(?:in|on|during)\s+)?", query[a + len(a_text) : b], re.IGNORECASE):
+            if re.fullmatch(r"[\s,;]*(?:(?:in|on|during|of)\s+)?", query[a + len(a_text) : b], re.IGNORECASE):
                 text = query[a : b + len(b_text)]
         pinned.append(TimeWindow(span[0], span[1], text, yearly=False))
     return pinned

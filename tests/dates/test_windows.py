@@ -741,3 +741,19 @@ def test_last_and_this_before_a_named_day_are_part_of_its_phrase(query: str, tex
     # "last" was left in the query: a word the vault never used, it made the answer "none".
     window = query_time_window(query, NOW)
     assert window is not None and window.text == text
+
+
+@pytest.mark.parametrize(
+    ("query", "text"),
+    [
+        ("what happened March last year", "March last year"),
+        ("notes from May of last year", "May of last year"),
+    ],
+)
+def test_a_month_before_last_year_is_that_years_month(query: str, text: str) -> None:
+    # "March last year" was the whole of 2024 (a bare month needs a word before it), and 2025's
+    # March ledger ranked first.
+    window = query_time_window(query, NOW)
+    assert window is not None and not window.yearly
+    assert window.start.year == 2024 and (window.end - window.start).days in (30, 31)
+    assert text in window.text
