@@ -18,6 +18,7 @@ from typing import Any
 from memsearch import signals
 from memsearch.index import embedding_cache, loading, snapshots
 from memsearch.index.forget_list import (
+    FORGOTTEN_COPY_REASON,
     FORGOTTEN_REASON,
     ForgetList,
     load_forget_list,
@@ -197,7 +198,9 @@ def forget_everywhere(
         }
         for p in pruner.paths:
             if vault is not None and (vault / p).exists():
-                new_manifest["skipped"][p] = FORGOTTEN_REASON
+                # as the next index run says it, or that run commits the rewording alone
+                reason = FORGOTTEN_REASON if forget.has_path(p) else FORGOTTEN_COPY_REASON
+                new_manifest["skipped"][p] = reason
         new_manifest["skipped"] = dict(sorted(new_manifest["skipped"].items()))
         new_manifest["gaps"] = sorted(c for e in new_files.values() for c in e.get("gaps", ()))
         staged += put_buckets(root, new_manifest, touched)

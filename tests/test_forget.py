@@ -380,3 +380,18 @@ def test_rollback_and_unforget_without_an_index_change_nothing(vault_copy):
         result = CliRunner().invoke(main, args)
         assert result.exit_code == 1, (args, result.output)
         assert not (vault_copy / ".memsearch").exists(), args
+
+
+def test_forget_words_a_copys_skip_reason_as_the_next_index_run_does(tmp_path):
+    # forget wrote the plain reason for a copy of the forgotten text, the next index run its own
+    # ("... (it holds the text of a forgotten file)"): status changed with nothing changed.
+    vault = tmp_path / "vault"
+    vault.mkdir()
+    (vault / "a.md").write_text("# A\n\nalpha secret text\n")
+    (vault / "b.md").write_text("# A\n\nalpha secret text\n")
+    index_vault(vault, embed=False)
+    forget(vault, ["a.md"])
+    after_forget = loading.read_manifest(vault / ".memsearch")["skipped"]
+    index_vault(vault, embed=False)
+    assert loading.read_manifest(vault / ".memsearch")["skipped"] == after_forget
+    assert after_forget["b.md"].endswith("(it holds the text of a forgotten file)")

@@ -24,6 +24,8 @@ FORGET_FORMAT = 1
 
 
 FORGOTTEN_REASON = "forgotten (memsearch forget); remove it from the vault or keep it unindexed"
+#: A file under another name that holds a forgotten file's text (renamed, or copied).
+FORGOTTEN_COPY_REASON = f"{FORGOTTEN_REASON} (it holds the text of a forgotten file)"
 
 
 def sha256_hex(value: str) -> str:

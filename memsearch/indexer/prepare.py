@@ -25,7 +25,7 @@ import numpy as np
 from memsearch.chunkers import chunk_file
 from memsearch.config import Settings
 from memsearch.errors import UnreadableMemoryError
-from memsearch.index.forget_list import FORGOTTEN_REASON, ForgetList
+from memsearch.index.forget_list import FORGOTTEN_COPY_REASON, FORGOTTEN_REASON, ForgetList
 from memsearch.index.keyword import PackedTerms
 from memsearch.index.keyword_terms import file_keyword_terms
 from memsearch.indexer.report import Progress
@@ -233,7 +233,7 @@ def read_memory(
         digest = sidecars_digest(vault, rel, modalities)
         got = dataclasses.replace(got, sha256=fold_hash(got.sha256, digest))
     if isinstance(got, VaultFile) and forget.has_content(got.sha256):  # renamed, or copied
-        return Skipped(rel, f"{FORGOTTEN_REASON} (it holds the text of a forgotten file)")
+        return Skipped(rel, FORGOTTEN_COPY_REASON)
     return got
 
 
