@@ -155,14 +155,34 @@ def pending(home: Path) -> str | None:
     return spec.pending if spec is not None else None
 
 
-def record_backend(home: Path, spec: BackendSpec | None) -> None:
+def record_backend(home: Path, spec: BackendSpec | None) -> str | None:
     """Choose ``spec`` as the index home's backend (None: back to the built-in indexes). The next
     push compares the whole collection with the index (chosen again after a collection was dropped,
-    it is rebuilt from the index, nothing embedded again); a push still pending stays recorded."""
+    it is rebuilt from the index, nothing embedded again); a push still pending stays recorded.
+
+    The backend left behind loses the vault's rows: left there, no later forget would reach them
+    (a forgotten note's text and vector outlived ``forget --purge-history``). Returns what could not
+    be done of that, or None."""
+    from memsearch.index.milvus import drop, forget_client
+
     old = read_backend(home)
     place = (spec.uri, spec.collection_name, spec.vault_id) if spec is not None else None
-    if spec is not None and old is not None and (old.uri, old.collection_name, old.vault_id) == place:
+    left = old is not None and (old.uri, old.collection_name, old.vault_id) != place
+    if spec is not None and old is not None and not left:
         spec.pending = old.pending
     # chosen again (perhaps after the collection was dropped and made anew): compare it all once
     pushed_record(home).unlink(missing_ok=True)
     write_backend(home, spec)
+    if not left or old is None:
+        return None
+    try:
+        drop(old)
+    except Exception as exc:  # a soft seam: the new choice stands, and the user is told what is left
+        why = str(exc).splitlines()[0][:300] if str(exc) else type(exc).__name__
+        return (
+            f"this vault's rows are still in Milvus at {old.uri} (collection {old.collection_name}: {why});"
+            f" to remove them, choose it again (`--backend {old.uri}`) and then leave it once it answers"
+        )
+    finally:
+        forget_client(old)
+    return None

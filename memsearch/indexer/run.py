@@ -155,8 +155,9 @@ def index_vault(
     if embedder is not None and embedder.strip():
         check_spec(embedder)
     with _full_disk_fails_the_run(index_home), index_lock(index_home, timeout=lock_timeout, what=what):
+        left_behind = None  # what leaving a backend could not take out of it
         if backend is not None:
-            record_backend(index_home, chosen)
+            left_behind = record_backend(index_home, chosen)
         elif read_backend(index_home) is None:
             configured = backend_from_config(vault)
             if configured is not None:
@@ -194,6 +195,8 @@ def index_vault(
         if behind:
             note = f"{behind}; searches use the built-in indexes meanwhile, the next index run pushes it"
             report = dataclasses.replace(report, notes=(*report.notes, note))
+        if left_behind:
+            report = dataclasses.replace(report, notes=(*report.notes, left_behind))
     return report
 
 

@@ -232,6 +232,17 @@ def test_builtin_is_chosen_back_and_bad_backends_are_refused(server, vault_copy)
         index_vault(vault_copy)
 
 
+def test_leaving_a_backend_takes_the_vaults_rows_out_of_it(server, vault_copy):
+    # Back to builtin, the vault's rows stayed in Milvus, where no later forget reached them: a
+    # forgotten note's text and vector outlived `forget --purge-history`.
+    index_vault(vault_copy, backend=server.uri)
+    spec = read_backend(vault_copy / ".memsearch")
+    assert _rows(spec, f'vault == "{spec.vault_id}"')
+    report = index_vault(vault_copy, backend="builtin")
+    assert _rows(spec, f'vault == "{spec.vault_id}"') == []
+    assert not [n for n in report.notes if "Milvus" in n], report.notes
+
+
 def test_a_milvus_lite_file_is_a_backend_too(tmp_path, vault_copy):
     db = tmp_path / "lite.db"
     index_vault(vault_copy, backend=str(db))
