@@ -17,7 +17,7 @@ import hashlib
 import json
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -124,6 +124,11 @@ class BackendSpec:
     pushed_commit: str | None = None
     pending: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    #: The index home it was recorded in, and whether ``vault_id`` is the default one (derived from
+    #: the vault's path, not configured): an index home copied with its vault takes an id of its
+    #: own (:func:`read_backend`).
+    home: str | None = None
+    default_id: bool = False
 
     @property
     def is_lite(self) -> bool:
@@ -215,7 +220,14 @@ def parse_backend(
     name = collection or DEFAULT_COLLECTION
     if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]{0,199}", name):
         raise ConfigError(f"{where}: collection {name!r} must be a letter or '_' then letters, digits, '_'")
-    return BackendSpec(uri=uri, vault_id=vid, collection=name, layout=layout, partition_key=partition_key)
+    return BackendSpec(
+        uri=uri,
+        vault_id=vid,
+        collection=name,
+        layout=layout,
+        partition_key=partition_key,
+        default_id=not vault_id,
+    )
 
 
 def backend_from_config(vault: Path) -> BackendSpec | None:
@@ -254,7 +266,30 @@ def read_backend(home: Path) -> BackendSpec | None:
     if not isinstance(data, dict) or not data.get("uri"):
         return None
     known = set(BackendSpec.__dataclass_fields__)
-    return BackendSpec(**{k: v for k, v in data.items() if k in known})
+    spec = BackendSpec(**{k: v for k, v in data.items() if k in known})
+    here = str(Path(home).resolve())
+    if spec.home and spec.home != here and spec.default_id:
+        spec = _rehomed(spec, here)
+    return spec
+
+
+def _rehomed(spec: BackendSpec, here: str) -> BackendSpec:
+    """The spec of an index home found at ``here``, recorded at ``spec.home``: copied with its vault
+    (``cp -a``), the original still records the same id, and the copy takes an id of its own and
+    holds nothing yet (sharing the id, the copy's first push replaced the original's rows with its
+    own, and the original answered from the copy's text); moved, it keeps its id and rows."""
+    try:
+        original = json.loads(IndexLayout(Path(spec.home or "")).backend.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        original = None
+    copied = isinstance(original, dict) and (original.get("uri"), original.get("vault_id")) == (
+        spec.uri,
+        spec.vault_id,
+    )
+    if not copied:
+        return replace(spec, home=here)
+    vault_id = default_vault_id(Path(here).parent)
+    return replace(spec, vault_id=vault_id, home=here, pushed_commit=None, pending=None)
 
 
 def write_backend(home: Path, spec: BackendSpec | None) -> None:
@@ -263,4 +298,5 @@ def write_backend(home: Path, spec: BackendSpec | None) -> None:
     if spec is None:
         path.unlink(missing_ok=True)
         return
+    spec.home = str(Path(home).resolve())
     atomic_write(path, (json.dumps(spec.to_dict(), indent=1, sort_keys=True) + "\n").encode())

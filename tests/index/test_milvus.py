@@ -243,6 +243,29 @@ def test_leaving_a_backend_takes_the_vaults_rows_out_of_it(server, vault_copy):
     assert not [n for n in report.notes if "Milvus" in n], report.notes
 
 
+def test_a_copied_vault_takes_an_id_of_its_own(server, vault_copy, tmp_path):
+    # `cp -a` of a vault copied its index home, and with it the vault id its rows are marked with:
+    # the copy's first push replaced the original's rows with its own, and the original then
+    # answered from the copy's text, "strong", with nothing said.
+    index_vault(vault_copy, backend=server.uri)
+    original = read_backend(vault_copy / ".memsearch")
+    copy = tmp_path / "copy"
+    shutil.copytree(vault_copy, copy, symlinks=True)
+    (copy / "reference" / "redflag.md").write_text("# Redflag\n\nzanzibar quokka flamingo\n")
+    index_vault(copy)
+    mine = read_backend(copy / ".memsearch")
+    assert mine.vault_id != original.vault_id and mine.pending is None
+    theirs = {r["path"] for r in _rows(original, f'vault == "{original.vault_id}"')}
+    assert "reference/redflag.md" in theirs and len(_rows(mine, f'vault == "{mine.vault_id}"')) > 0
+    engine = open_index(vault_copy)
+    through_milvus = engine.search("ed25519 signing key", k=5)
+    assert not through_milvus.health.notes, through_milvus.health.notes
+    engine.retrieval = None
+    built_in = engine.search("ed25519 signing key", k=5)
+    assert [r.path for r in through_milvus.results] == [r.path for r in built_in.results]
+    assert read_backend(vault_copy / ".memsearch").vault_id == original.vault_id
+
+
 def test_a_milvus_lite_file_is_a_backend_too(tmp_path, vault_copy):
     db = tmp_path / "lite.db"
     index_vault(vault_copy, backend=str(db))
