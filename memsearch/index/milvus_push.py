@@ -55,7 +55,12 @@ def _dim(data: IndexData, client: Any, spec: BackendSpec) -> int:
         return data.vectors.dim
     name = spec.collection_name
     have = collection_dim(client, name) if client.has_collection(name) else None
-    return have or 8  # no embedder: the dense field only holds zeros
+    if have:
+        return have
+    # Nothing embedded yet (`index --no-embed`): the embedder the index records says the dimension
+    # its vectors will have. A placeholder made the collection refuse every vault that embeds.
+    recorded = ((data.manifest or {}).get("embedder") or {}).get("dim")
+    return int(recorded) if isinstance(recorded, int) and recorded > 0 else 8  # no embedder at all
 
 
 def _row_meta(data: IndexData, cid: int) -> dict[str, Any]:

@@ -266,6 +266,22 @@ def test_a_copied_vault_takes_an_id_of_its_own(server, vault_copy, tmp_path):
     assert read_backend(vault_copy / ".memsearch").vault_id == original.vault_id
 
 
+def test_a_vault_indexed_without_embedding_makes_the_collection_at_its_embedders_dimension(
+    tmp_path, vault_copy
+):
+    # `index --no-embed` first: the shared collection was made with 8-dim vectors (a placeholder),
+    # and every vault that embeds, this one included, was refused by it for good.
+    db = tmp_path / "shared.db"
+    other = tmp_path / "other"
+    shutil.copytree(vault_copy, other, symlinks=True)
+    shutil.rmtree(other / ".memsearch", ignore_errors=True)
+    index_vault(vault_copy, embed=False, backend=str(db))
+    report = index_vault(other, backend=str(db))
+    assert not [n for n in report.notes if "Milvus" in n], report.notes
+    assert read_backend(other / ".memsearch").pending is None
+    milvus.forget_client(read_backend(other / ".memsearch"))
+
+
 def test_a_milvus_lite_file_is_a_backend_too(tmp_path, vault_copy):
     db = tmp_path / "lite.db"
     index_vault(vault_copy, backend=str(db))
