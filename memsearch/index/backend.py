@@ -206,6 +206,11 @@ def parse_backend(
         uri = value
     elif value.endswith(".db"):
         uri = str(Path(value).expanduser().resolve())
+        if not Path(uri).parent.is_dir():  # Milvus Lite makes the file, never its folder
+            raise ConfigError(
+                f"{where}: the folder of {value!r} ({Path(uri).parent}) does not exist; create it, or"
+                " name a Milvus Lite file in a folder that does"
+            )
     else:
         raise ConfigError(
             f"{where}: {value!r} is neither milvus://HOST:PORT nor a Milvus Lite file (a path ending in .db),"
@@ -239,16 +244,28 @@ def backend_from_config(vault: Path) -> BackendSpec | None:
     if not isinstance(table, dict) or not table.get("uri"):
         return None
     where = f"{path}: [backend]"
-    pk = table.get("partition_key")
+    pk = _yes_or_no(table.get("partition_key"), f"{path}: [backend] partition_key")
     return parse_backend(
         str(table["uri"]),
         vault,
         vault_id=str(table["vault_id"]) if table.get("vault_id") else None,
         collection=str(table["collection"]) if table.get("collection") else None,
         layout=str(table["layout"]) if table.get("layout") else None,
-        partition_key=bool(pk) if pk is not None else None,
+        partition_key=pk,
         where=where,
     )
+
+
+def _yes_or_no(value: Any, where: str) -> bool | None:
+    """A TOML switch written as a boolean, 0/1 or a word ("no" was read as true: ``bool("no")``)."""
+    if value is None or isinstance(value, bool):
+        return value
+    word = str(value).strip().lower()
+    if word in ("1", "true", "yes", "on"):
+        return True
+    if word in ("0", "false", "no", "off"):
+        return False
+    raise ConfigError(f"{where}: {value!r} is neither true nor false (write true or false)")
 
 
 def read_backend(home: Path) -> BackendSpec | None:

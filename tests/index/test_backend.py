@@ -83,3 +83,29 @@ def test_an_unreadable_record_leaves_search_on_the_built_in_indexes(tmp_path):
     assert open_retrieval(tmp_path) is None
     write_backend(tmp_path, BackendSpec(uri="milvus://h:1", vault_id="x"))
     assert open_retrieval(tmp_path).spec.vault_id == "x"
+
+
+def test_a_lite_file_in_a_folder_that_does_not_exist_is_refused(tmp_path):
+    # It was recorded, and every index run said "the next index run pushes it": none could.
+    with pytest.raises(ConfigError, match="--backend") as caught:
+        parse_backend(str(tmp_path / "nodir" / "m.db"), tmp_path)
+    assert "nodir" in str(caught.value) and "does not exist" in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("written", "read"), [('"no"', False), ('"yes"', True), ("false", False), ("1", True)]
+)
+def test_partition_key_in_the_config_is_read_as_written(tmp_path, written, read):
+    # `partition_key = "no"` was read as true (bool("no")).
+    (tmp_path / "memsearch.toml").write_text(
+        f'[backend]\nuri = "milvus://h:19530"\npartition_key = {written}\n', encoding="utf-8"
+    )
+    assert backend_from_config(tmp_path).partition_key is read
+
+
+def test_a_partition_key_that_is_no_yes_or_no_is_refused(tmp_path):
+    (tmp_path / "memsearch.toml").write_text(
+        '[backend]\nuri = "milvus://h:19530"\npartition_key = "maybe"\n', encoding="utf-8"
+    )
+    with pytest.raises(ConfigError, match="partition_key"):
+        backend_from_config(tmp_path)
