@@ -31,9 +31,10 @@ import contextlib
 import json
 import logging
 import math
+import os
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 import numpy as np
@@ -134,12 +135,46 @@ def _raw_client(spec: BackendSpec) -> Any:
         client = _clients.get(uri)
         if client is None:
             pymilvus = _pymilvus()
+            said: list[str] = []
             try:
-                client = pymilvus.MilvusClient(uri=uri, timeout=max(1, math.ceil(spec.timeout_s)))
+                with _quiet_lite(said) if spec.is_lite else contextlib.nullcontext():
+                    client = pymilvus.MilvusClient(uri=uri, timeout=max(1, math.ceil(spec.timeout_s)))
             except Exception as exc:
+                held = any("opened by another program" in line for line in said)
+                if held:
+                    raise BackendUnavailableError(
+                        f"the Milvus Lite file {spec.uri} is held by another process (a `memsearch serve`,"
+                        " or another program that opened it): stop it, or use a Milvus server"
+                        " (milvus://HOST:PORT) for vaults served and indexed at once"
+                    ) from exc
                 raise BackendUnavailableError(f"Milvus at {spec.uri} did not answer ({_why(exc)})") from exc
             _clients[uri] = client
         return client
+
+
+@contextlib.contextmanager
+def _quiet_lite(said: list[str]) -> Iterator[None]:
+    """Start a Milvus Lite server process without its words on the user's stderr: its C++ log
+    lines (and milvus_lite's own errors, on the root logger) reached the terminal, some after the
+    command's output. The process inherits stderr when it starts: it gets /dev/null instead. What
+    milvus_lite logs is kept in ``said`` (the caller reads why a start failed from it)."""
+
+    class Keep(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            said.append(record.getMessage())
+
+    root = logging.getLogger()
+    keep = Keep(logging.ERROR)
+    root.addHandler(keep)
+    saved = os.dup(2)
+    try:
+        with open(os.devnull, "wb") as null:
+            os.dup2(null.fileno(), 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+        root.removeHandler(keep)
 
 
 def forget_client(spec: BackendSpec) -> None:

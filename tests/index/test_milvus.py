@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import time
 from pathlib import Path
 
 import numpy as np
@@ -18,7 +19,7 @@ from milvus_server import MilvusProcess, require_milvus
 
 from memsearch.api import forget, index_vault, open_index
 from memsearch.errors import ConfigError
-from memsearch.index.backend import BUILTIN_RETRIEVAL, read_backend
+from memsearch.index.backend import BUILTIN_RETRIEVAL, BackendUnavailableError, parse_backend, read_backend
 from memsearch.index.format import shape_of
 from memsearch.query import Filters
 from memsearch.query_terms import term_weights
@@ -280,6 +281,39 @@ def test_a_vault_indexed_without_embedding_makes_the_collection_at_its_embedders
     assert not [n for n in report.notes if "Milvus" in n], report.notes
     assert read_backend(other / ".memsearch").pending is None
     milvus.forget_client(read_backend(other / ".memsearch"))
+
+
+def test_a_lite_file_another_process_holds_is_said_so_and_nothing_else_is_printed(tmp_path, capfd):
+    # The raw lines of Milvus Lite's server (C++ log lines, "Open ... failed, the file has been
+    # opened by another program") reached the user's stderr, and the error said only "Open local
+    # milvus failed" with "the next index run pushes it", which no run could while it was held.
+    import subprocess
+    import sys
+
+    db = tmp_path / "held.db"
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            f"import pymilvus, time; pymilvus.MilvusClient({str(db)!r}); print('ok', flush=True);"
+            " time.sleep(60)",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    try:
+        assert holder.stdout.readline().strip() == "ok"
+        spec = parse_backend(str(db), tmp_path)
+        capfd.readouterr()
+        with pytest.raises(BackendUnavailableError, match="another process"):
+            milvus.client_for(spec)
+        time.sleep(1.0)  # what a server process started here would still write
+        assert capfd.readouterr().err == ""
+    finally:
+        holder.kill()
+        holder.wait()
+        milvus.forget_client(spec)
 
 
 def test_a_milvus_lite_file_is_a_backend_too(tmp_path, vault_copy):
