@@ -29,9 +29,7 @@ from typing import Any
 
 from memsearch.config import Settings
 from memsearch.errors import LockBusyError, MemsearchError
-from memsearch.index.loading import head_commit
 from memsearch.indexer import IndexReport, index_vault
-from memsearch.paths import default_home
 from memsearch.scan import (
     IGNORED_DIRS,
     MARKDOWN_SUFFIXES,
@@ -125,7 +123,6 @@ class Watcher:
         self.batches = 0
         self._stop = threading.Event()
         self._kept: list = [None]  # the index after the last batch (spares loading it again)
-        self._home = self.index_dir or default_home(self.vault)
         self._head: str | None = None  # the index's commit after the last batch
 
     def stop(self) -> None:
@@ -137,10 +134,6 @@ class Watcher:
 
     def _index(self, paths: list[str] | None, what: str) -> bool:
         """One incremental update (None: the whole vault); False if it must be tried again."""
-        if paths is not None and head_commit(self._home) != self._head:
-            # Another writer moved the index since the last batch (a rollback, an unforget, a
-            # forget): the files this batch names are not all that differ from the vault now.
-            paths, what = None, "memsearch watch (catch-up)"
         while not self._stop.is_set():
             try:
                 report = index_vault(
@@ -152,13 +145,16 @@ class Watcher:
                     lock_timeout=1.0,  # short waits, so a stop request is heard while another writer works
                     what=what,
                     keep=self._kept,
+                    # another writer moved the index since the last batch: the whole vault, read
+                    # under the lock (a rollback while this batch waited for it counts too)
+                    since=self._head,
                 )
             except LockBusyError:
                 continue
             except MemsearchError as exc:
                 self.on_error(exc)
                 return False
-            self._head = head_commit(self._home)
+            self._head = report.head
             self.batches += 1
             self.on_report(report)
             return True

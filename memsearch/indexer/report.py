@@ -35,6 +35,7 @@ class IndexReport:
     removed: tuple[str, ...] = ()  # files dropped from the index
     filled: int = 0  # embedding gaps filled in this run
     notes: tuple[str, ...] = ()  # e.g. an interrupted update that was discarded and redone
+    head: str | None = None  # the index's commit when the run ended (its own, or the one it found)
 
     @property
     def changed_anything(self) -> bool:
@@ -78,5 +79,6 @@ class IndexReport:
             "changed": list(self.changed),
             "removed": list(self.removed),
             "filled": self.filled,
+            "head": self.head,
             "notes": list(self.notes),
         }

@@ -114,6 +114,7 @@ def index_vault(
     keep: list | None = None,
     backend: str | None = None,
     settle: bool = False,
+    since: str | None = None,
 ) -> IndexReport:
     """Bring the vault's index up to date: only what changed is chunked, embedded and committed.
 
@@ -139,6 +140,10 @@ def index_vault(
 
     ``settle``: rebuild from scratch a vector graph that updates patched (the reindex job does), so
     that the answers no longer depend on the order the updates came in.
+
+    ``since``: the commit the caller's last run left (``watch``: the report's ``head``). When the
+    index is at another under the lock, another writer moved it (a rollback, an unforget), and the
+    run reads the whole vault, whatever ``paths`` says: the files named are not all that differ.
     """
     started = time.perf_counter()
     vault = check_vault(vault)
@@ -166,6 +171,8 @@ def index_vault(
         if keep:
             keep[0] = None  # changed in place below: kept again only if the run completes
         only = _scan_paths(vault, paths) if paths is not None else None
+        if only is not None and since is not None and head_commit(index_home) != since:
+            only = None
         how: dict[str, Any] = {"embed": embed, "embedder": embedder, "reembed": reembed, "started": started}
         base = open_for_write(index_home, live=live, defer_load=True)
         run = Update(vault, settings, index_home, base, progress)
@@ -197,6 +204,7 @@ def index_vault(
             report = dataclasses.replace(report, notes=(*report.notes, note))
         if left_behind:
             report = dataclasses.replace(report, notes=(*report.notes, left_behind))
+        report = dataclasses.replace(report, head=head_commit(index_home))
     return report
 
 

@@ -496,3 +496,19 @@ def test_a_failed_background_commit_is_tried_again_and_its_batch_kept(vault_copy
     assert engine.wait_for_embeddings(120) and engine.last_error is None
     assert "notes/broken.md" in _manifest(vault_copy)["files"]
     engine.close(60)
+
+
+def test_paths_since_a_commit_another_writer_moved_read_the_whole_vault(vault_copy):
+    # A watcher's batch names the files it saw change; a rollback that committed meanwhile (while
+    # the batch waited for the lock) left the rolled-back file out of the index for good.
+    from memsearch.api import rollback
+    from memsearch.indexer import index_vault as index_run
+
+    index_vault(vault_copy, embed=False)
+    write(vault_copy, "journal/2025-03-20.md", "# 2025-03-20\n\nquetzal\n")
+    seen = index_vault(vault_copy, embed=False).head
+    rollback(vault_copy, "HEAD~1")
+    write(vault_copy, "notes/ibex.md", "# Ibex\n\nibex\n")
+    report = index_run(vault_copy, embed=False, paths=["notes/ibex.md"], since=seen)
+    assert {"journal/2025-03-20.md", "notes/ibex.md"} <= set(_manifest(vault_copy)["files"])
+    assert report.head == report.commit
