@@ -8,6 +8,7 @@ the vault, a positional ``[VAULT]`` too; ``--index-dir`` names the index folder 
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import math
@@ -85,6 +86,9 @@ def stops_cleanly(verb: str) -> Callable[[F], F]:
             try:
                 return command(*args, **kwargs)
             except KeyboardInterrupt:
+                for again in (signal.SIGINT, signal.SIGTERM):  # a second one: no traceback
+                    with contextlib.suppress(ValueError):
+                        signal.signal(again, signal.SIG_IGN)
                 signum = received[0] if received else signal.SIGINT
                 click.echo(
                     f"memsearch {verb}: interrupted ({signal.Signals(signum).name}); the index is as its"

@@ -124,7 +124,7 @@ _Q_BARE_WEEKDAY = re.compile(
     r"(?<![\w-])(?P<wd>monday|tuesday|wednesday|thursday|friday|saturday|sunday)(?![\w'])", re.IGNORECASE
 )
 _Q_DAYWORD = re.compile(
-    r"\b(?P<w>today|tonight|yesterday|last\s+night|the\s+day\s+before\s+yesterday"
+    r"\b(?P<w>today|tonight|yesterday|(?<!the\s)last\s+night(?!\s+of\b)|the\s+day\s+before\s+yesterday"
     r"|this\s+(?:morning|afternoon|evening))\b",
     re.IGNORECASE,
 )

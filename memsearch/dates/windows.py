@@ -105,7 +105,8 @@ _WEEKDAY_PRE = {"on", "last", "this", "since", "before", "after", "until", "from
 #: or which one ("last Friday"), and may follow a range word that applies to it ("since last
 #: Friday", "since early May"): :data:`_RANGE_WORDS`.
 _MODIFIERS = {"last", "this", "earlier", "early", "late", "mid", "end of", "start of", "beginning of"}
-_RANGE_WORDS = {"since", "as of", "after", "before", "prior to", "until", "till", "by"}
+#: Not "by": "finish by this Friday" is a deadline.
+_RANGE_WORDS = {"since", "as of", "after", "before", "prior to", "until", "till"}
 #: Words before a modifier that change nothing but belong to the phrase ("around mid-May", "in
 #: late May"): left in the query, "around" was a word the vault never uses.
 _NEUTRAL_WORDS = {"in", "on", "during", "around", "over"}
@@ -364,10 +365,10 @@ def _windows(query: str, now: datetime) -> list[TimeWindow]:
             }[cand.kind]
             if pre not in allowed and not (cand.kind == "month" and _YEAR_NAMED_AFTER.match(query, cand.end)):
                 continue  # "March last year" needs no word before it: the year says it is a date
-            if cand.kind == "month" and cand.month == 5 and pre in ("this", "last", "by"):
-                continue  # "this may help", "by may be"
-            if cand.season == "fall" and pre in ("this", "by"):
-                continue  # "does this fall under", "by fall through"
+            if cand.kind == "month" and cand.month == 5 and pre in ("this", "last", "by", "over", "around"):
+                continue  # "this may help", "by may be", "handed over may be deleted"
+            if cand.season == "fall" and pre in ("this", "by", "over", "around"):
+                continue  # "does this fall under", "by fall through", "argued over fall colours"
         if _owned(query, cand, pre, pre_start):
             continue  # "Lockie's last Wednesday": whose, not when
         usable.append((cand, pre, pre_start))
@@ -431,6 +432,8 @@ def _windows(query: str, now: datetime) -> list[TimeWindow]:
             monday = week_span(now.astimezone(tz).date(), tz)[0]
             lo = monday + timedelta(days=(lo.weekday() - monday.weekday()) % 7)
             hi = lo + timedelta(days=1)
+            if lo > now:  # "this Friday" asked on a Wednesday, "this Sunday roast": no memory yet
+                continue
         if (part := _part_of_unit(cand, query, pre, now)) is not None:
             (lo, hi), third = part, True
         # A range word before the modifier applies to what it names: "since last Friday" runs
@@ -446,9 +449,8 @@ def _windows(query: str, now: datetime) -> list[TimeWindow]:
         if pre in _RANGE_JOIN:
             join = _RANGE_JOIN[pre].match(query, cand.end)
             other = _anchor_at(query, join.end(), now, [c for c, _, _ in chosen]) if join else None
-            if join is not None and other is None and _NOW.match(query, join.end()):
-                # "from March to now": from it up to now
-                hi, end, yearly = now, _NOW.match(query, join.end()).end(), False  # type: ignore[union-attr]
+            if join is not None and other is None and (to_now := _NOW.match(query, join.end())):
+                hi, end, yearly = now, to_now.end(), False  # "from March to now": from it up to now
             elif other is not None:
                 consumed.add(id(other))
                 yearly = yearly and not other.has_year  # "from May to July 2023" is one year's

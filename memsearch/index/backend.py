@@ -305,7 +305,7 @@ def _rehomed(spec: BackendSpec, here: str) -> BackendSpec:
     )
     if not copied:
         return replace(spec, home=here)
-    vault_id = default_vault_id(Path(here).parent)
+    vault_id = default_vault_id(Path(here))  # the home's own path: two copies never share it
     return replace(spec, vault_id=vault_id, home=here, pushed_commit=None, pending=None)
 
 

@@ -160,7 +160,9 @@ def _chunking_process() -> None:
     of the terminal's group, and the run stops the pool itself (its KeyboardInterrupt tracebacks
     were printed, one a process). Killed, the run takes its pipes with it, and what the pool's
     machinery then prints (BrokenPipeError tracebacks) is no one's to read: what a task raises
-    goes back to the run through the pool, not to this process's stderr."""
+    goes back to the run through the pool, not to this process's stderr. (SIGTERM keeps the run's
+    handler, which ends a process as Python code would: killed outright while it wrote a result to
+    the pool's pipe, the run's reader of that pipe waited for the rest for ever.)"""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - the process's own, for its life
 

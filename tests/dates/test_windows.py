@@ -727,6 +727,11 @@ def test_the_words_around_a_date(query: str, start: datetime, end: datetime, tex
         "over 2024 entries in the log",
         "around 3/4 of the budget",
         "what did Summer say about the dog",
+        "what do I need to finish by this Friday",
+        "the files we handed over may be deleted",
+        "we argued over fall colours",
+        "the last night of the trip",
+        "this Sunday roast recipe",  # a Sunday still to come: no memory of it
     ],
 )
 def test_deadlines_and_counts_are_no_window(query: str) -> None:

@@ -109,3 +109,18 @@ def test_a_partition_key_that_is_no_yes_or_no_is_refused(tmp_path):
     )
     with pytest.raises(ConfigError, match="partition_key"):
         backend_from_config(tmp_path)
+
+
+def test_index_homes_copied_side_by_side_take_ids_of_their_own(tmp_path):
+    # `--index-dir` homes kept side by side share a parent: an id from the parent was one id for both.
+    import shutil
+
+    vault = tmp_path / "vault"
+    vault.mkdir()
+    original = tmp_path / "homes" / "idx1"
+    original.mkdir(parents=True)
+    write_backend(original, parse_backend(str(tmp_path / "m.db"), vault))
+    for copy in ("idx2", "idx3"):
+        shutil.copytree(original, tmp_path / "homes" / copy)
+    ids = {read_backend(tmp_path / "homes" / name).vault_id for name in ("idx1", "idx2", "idx3")}
+    assert len(ids) == 3

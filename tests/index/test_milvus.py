@@ -316,6 +316,12 @@ def test_a_lite_file_another_process_holds_is_said_so_and_nothing_else_is_printe
         milvus.forget_client(spec)
 
 
+def test_leaving_a_lite_file_that_is_gone_makes_no_new_one(tmp_path):
+    spec = parse_backend(str(tmp_path / "gone.db"), tmp_path)
+    milvus.drop(spec)
+    assert not (tmp_path / "gone.db").exists()
+
+
 def test_a_milvus_lite_file_is_a_backend_too(tmp_path, vault_copy):
     db = tmp_path / "lite.db"
     index_vault(vault_copy, backend=str(db))
