@@ -253,6 +253,9 @@ class Health:
     index_built_at: str | None = None
     notes: tuple[str, ...] = ()
     timings_ms: dict[str, float] = field(default_factory=dict)
+    #: Of ``notes``, those saying that the built-in indexes answered for the vault's backend (it did
+    #: not answer, or it is behind the index): the CLI says them in every format.
+    fallbacks: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -263,6 +266,7 @@ class Health:
             "degraded": self.degraded,
             "index_built_at": self.index_built_at,
             "notes": list(self.notes),
+            "fallbacks": list(self.fallbacks),
         }
 
 

@@ -221,3 +221,34 @@ def test_nothing_resonates_is_said_and_all_shows_the_results(indexed_vault):
     # the table shown anyway says so too (it said nothing of the signal)
     table_all = CliRunner().invoke(main, [*args, "--format", "table", "--all"])
     assert "nothing resonates" in table_all.stdout and data["results"][0]["path"] in table_all.stdout
+
+
+def test_a_search_the_built_in_indexes_answered_for_the_backend_says_so(vault_copy, tmp_path):
+    # A backend behind the index (its push pending, or a write since): the built-in indexes answer,
+    # and the files and table formats said nothing of it (only --json and --explain did).
+    pytest.importorskip("pymilvus")
+    from memsearch.api import index_vault
+    from memsearch.index.backend import parse_backend, write_backend
+
+    index_vault(vault_copy, embed=False)
+    write_backend(vault_copy / ".memsearch", parse_backend(str(tmp_path / "m.db"), vault_copy))
+    for fmt in ("files", "table"):
+        result = CliRunner().invoke(
+            main, ["search", "signing keys", "--vault", str(vault_copy), "--format", fmt, "--no-server"]
+        )
+        assert result.exit_code == 0, result.output
+        assert "degraded: " in result.stderr and "behind the index" in result.stderr, result.stderr
+
+
+def test_status_says_a_backend_behind_the_index_is_pending(vault_copy, tmp_path):
+    # After a rollback (or any commit the backend missed) searches said "behind the index" while
+    # status said nothing was pending.
+    pytest.importorskip("pymilvus")
+    from memsearch.api import index_vault
+    from memsearch.index.backend import parse_backend, write_backend
+
+    index_vault(vault_copy, embed=False)
+    write_backend(vault_copy / ".memsearch", parse_backend(str(tmp_path / "m.db"), vault_copy))
+    result = CliRunner().invoke(main, ["status", "--vault", str(vault_copy), "--json"])
+    assert result.exit_code == 0, result.output
+    assert "not the index" in (json.loads(result.output)["backend"]["pending"] or "")

@@ -316,7 +316,12 @@ class Memsearch:
             )
             why = None if response.results or filters.is_empty() else self._filter_reason(filters)
         if behind:
-            health = replace(response.health, notes=(*response.health.notes, behind), degraded=True)
+            health = replace(
+                response.health,
+                notes=(*response.health.notes, behind),
+                fallbacks=(*response.health.fallbacks, behind),
+                degraded=True,
+            )
             response = replace(response, health=health)
         if why:  # say which filter left nothing, not only that nothing matched
             signal = replace(response.signal, reason=why) if response.signal is not None else None
@@ -536,12 +541,21 @@ class Memsearch:
         spec = getattr(self.retrieval, "spec", None)
         if spec is None:
             return {"name": "builtin"}
+        why = pending(self.index_home)
+        if why is None:  # no push failed, but the index moved since the last one (a rollback)
+            recorded = read_backend(self.index_home)
+            held = recorded.pushed_commit if recorded is not None else None
+            if recorded is not None and held != self.index.commit:
+                why = (
+                    f"the collection holds {str(held or 'nothing')[:12]},"
+                    f" not the index's {str(self.index.commit)[:12]}"
+                )
         return {
             "name": "milvus",
             "uri": spec.uri,
             "collection": spec.collection_name,
             "vault_id": spec.vault_id,
-            "pending": pending(self.index_home),
+            "pending": why,
         }
 
 

@@ -40,6 +40,8 @@ def print_response(data: dict[str, Any], fmt: str | None, explain: bool) -> None
 def _print_failures(data: dict[str, Any]) -> None:
     for name, why in data["health"]["failed"].items():
         click.echo(f"degraded: {name} search failed: {why}", err=True)
+    for why in data["health"].get("fallbacks", ()):  # the backend's lists came from the built-in indexes
+        click.echo(f"degraded: {why}", err=True)
 
 
 def print_explanation(explanation: dict[str, Any]) -> None:

@@ -148,5 +148,6 @@ def search_index(
         index_built_at=index.manifest.get("built_at"),
         notes=(*found.notes, *asked.backend.notes),
         timings_ms=found.timings,
+        fallbacks=tuple(asked.backend.notes),
     )
     return SearchResponse(parsed.text, tuple(results), health, signal=signal)
