@@ -114,8 +114,11 @@ def push(
         return str(exc)
     if spec is None:
         return None
-    if spec.pending is None and commit is not None and spec.pushed_commit == commit:
+    gone = spec.is_lite and not Path(spec.uri).exists()  # its file deleted: the rows with it
+    if spec.pending is None and commit is not None and spec.pushed_commit == commit and not gone:
         return None  # the collection already holds this commit
+    if gone:
+        pushed_record(home).unlink(missing_ok=True)  # what it held is no longer there
     return push_spec(home, spec, data, compact=compact)
 
 

@@ -349,3 +349,19 @@ def test_update_file_reaches_the_collection_with_its_commit(server, vault_copy):
     assert rows and {r["chunk_id"] for r in rows} <= set(engine.index.chunks)
     assert read_backend(vault_copy / ".memsearch").pushed_commit == engine.index.commit
     engine.close()
+
+
+def test_a_lite_file_deleted_since_the_last_push_is_made_anew_by_the_next_run(tmp_path, vault_copy):
+    # The record said the collection held the index's commit, so a plain `memsearch index` pushed
+    # nothing, and every search fell back to the built-in indexes for good.
+    db = tmp_path / "gone.db"
+    index_vault(vault_copy, backend=str(db))
+    spec = read_backend(vault_copy / ".memsearch")
+    milvus.forget_client(spec)
+    db.unlink()
+    index_vault(vault_copy)
+    assert db.exists() and read_backend(vault_copy / ".memsearch").pending is None
+    engine = open_index(vault_copy)
+    response = engine.search("ed25519 signing key", k=3)
+    assert response.results and not response.health.fallbacks, response.health.fallbacks
+    milvus.forget_client(spec)
