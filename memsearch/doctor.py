@@ -24,7 +24,9 @@ from memsearch.embedders.base import (
 )
 from memsearch.embedders.choice import choose_embedder, embedder_for, index_manifest_embedder
 from memsearch.embedders.ollama import OllamaEmbedder
+from memsearch.errors import MemsearchError
 from memsearch.index import loading
+from memsearch.index.backend import read_backend
 from memsearch.languages import DEFAULT as DEFAULT_LANGUAGE
 from memsearch.languages import LANGUAGES, display_name
 from memsearch.paths import default_home
@@ -162,6 +164,26 @@ def diagnose(
             )
     else:
         notes.append(f"no index at {home} yet; run `memsearch index {vault}`")
+
+    # Where keyword and vector search run: a backend behind the index answers from the built-in
+    # indexes until a push succeeds (each search says so; doctor is where to look first).
+    try:
+        backend = read_backend(home)
+    except MemsearchError as exc:
+        backend = None
+        problems.append(str(exc))
+    if backend is not None:
+        report["backend"] = {"uri": backend.uri, "pending": backend.pending}
+        if backend.is_lite and not Path(backend.uri).exists():
+            problems.append(
+                f"the Milvus Lite file {backend.uri} is gone; the next `memsearch index` makes it anew"
+                " from the index (searches use the built-in indexes until then)"
+            )
+        elif backend.pending:
+            problems.append(
+                f"the backend is behind the index ({backend.pending}); the next `memsearch index` pushes it"
+                " (searches use the built-in indexes until then)"
+            )
 
     # The embedder a reindex would use now.
     choice = choose_embedder(vault, embedder, None, home)

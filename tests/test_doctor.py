@@ -165,3 +165,20 @@ def test_doctor_says_when_the_vault_is_written_in_other_latin_script_languages(t
     assert len(advice) == 1 and "German" in advice[0] and "Spanish" in advice[0]
     assert "minilm knows only English" in advice[0] and "--embedder e5-multilingual" in advice[0]
     assert not [p for p in diagnose(vault, embedder="e5-multilingual")["problems"] if "English" in p]
+
+
+def test_a_backend_that_is_behind_or_gone_is_a_problem(vault_copy, monkeypatch, tmp_path) -> None:
+    # doctor said "ok" while the Milvus collection was behind the index, or its Lite file gone.
+    from memsearch.index.backend import parse_backend, write_backend
+
+    monkeypatch.setenv("OLLAMA_HOST", _closed_port())
+    index_vault(vault_copy, embed=False)
+    spec = parse_backend(str(tmp_path / "gone.db"), vault_copy)
+    write_backend(vault_copy / ".memsearch", spec)
+    report = diagnose(vault_copy)
+    assert not report["ok"] and any("gone.db" in p for p in report["problems"]), report["problems"]
+    (tmp_path / "gone.db").touch()  # there again, and the last push failed
+    spec.pending = "Milvus at x did not answer"
+    write_backend(vault_copy / ".memsearch", spec)
+    report = diagnose(vault_copy)
+    assert any("did not answer" in p for p in report["problems"]), report["problems"]

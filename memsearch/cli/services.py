@@ -61,7 +61,8 @@ def mcp(vault: Path, index_dir: Path | None, auto_index: bool) -> None:
 @exits_on_error
 def doctor(vault: Path, index_dir: Path | None, embedder: str | None, as_json: bool) -> None:
     """Check the embedders: does Ollama answer, is the model pulled, which embedder built the index,
-    and does the one a reindex would use match it. Exits 1 when something needs doing."""
+    and does the one a reindex would use match it; and whether the Milvus backend, if one is chosen, is
+    level with the index. Exits 1 when something needs doing."""
     info = api().doctor(vault, index_dir, embedder)
     if as_json:
         echo_json(info)
@@ -95,6 +96,9 @@ def print_doctor(info: dict[str, Any]) -> None:
     click.echo(f"ollama    {o['host']} {state}; {o['model']} {pulled}{need}")
     if o["answers"] and not o["pulled"]:
         click.echo(f"          pull it with: {o['pull_command']}")
+    if backend := info.get("backend"):
+        behind = f" (behind the index: {backend['pending']})" if backend["pending"] else ""
+        click.echo(f"backend   {backend['uri']}{behind}")
     for role, probe in info["probes"].items():
         result = f"ok in {probe['ms']} ms" if probe["ok"] else f"FAILED: {probe['error']}"
         click.echo(f"probe     {role} embedder: {result}")
