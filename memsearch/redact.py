@@ -11,6 +11,7 @@ never the path) keeps its sidecars unread by every later run while they stay in 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path, PurePosixPath
 
 from memsearch.errors import IndexMissingError, MemsearchError
@@ -23,6 +24,7 @@ from memsearch.index.forget_list import (
     save_forget_list,
     vault_forget_file,
 )
+from memsearch.index.in_memory import IndexData
 from memsearch.index.versioning import IndexRepo, crashpoint
 from memsearch.indexer import open_for_write
 from memsearch.indexer.prepare import is_moment
@@ -36,9 +38,26 @@ class NoSuchMomentError(MemsearchError):
     """A moment id to redact names no indexed notebook moment."""
 
 
-def moment_paths(vault: Path, files: dict[str, dict], moment_id: str) -> list[str]:
-    """The indexed moment files of ``moment_id`` (a moment's file is named by its id)."""
-    return sorted(p for p in files if PurePosixPath(p).stem == moment_id and is_moment(vault, p))
+def moment_paths(
+    vault: Path, files: dict[str, dict], moment_id: str, declared: Mapping[str, str] | None = None
+) -> list[str]:
+    """The indexed moment files of ``moment_id``: the one named by it (a moment's file is named by its
+    id), and any that declares it though named otherwise (``declared``: :func:`declared_ids`; the
+    index warns of such a file, and a redaction by the id must reach it too)."""
+    named = {p for p in files if PurePosixPath(p).stem == moment_id and is_moment(vault, p)}
+    named |= {p for p, declared_id in (declared or {}).items() if declared_id == moment_id and p in files}
+    return sorted(named)
+
+
+def declared_ids(vault: Path, data: IndexData | None) -> dict[str, str]:
+    """Each indexed moment file's declared id (its chunk's heading), where it differs from its name."""
+    if data is None:
+        return {}
+    return {
+        chunk.path: chunk.heading
+        for chunk in data.chunks.values()
+        if chunk.heading != PurePosixPath(chunk.path).stem and is_moment(vault, chunk.path)
+    }
 
 
 def redact(
@@ -64,8 +83,9 @@ def redact(
         if manifest is None or repo.head() is None:
             raise IndexMissingError(f"no index at {home} yet; run `memsearch index VAULT` first")
         found: list[str] = []
+        declared = declared_ids(vault, base.data)
         for moment_id in moment_ids:
-            hit = moment_paths(vault, manifest["files"], moment_id)
+            hit = moment_paths(vault, manifest["files"], moment_id, declared)
             if not hit:
                 raise NoSuchMomentError(
                     f"no indexed notebook moment has the id {moment_id!r} (`memsearch search` finds"
@@ -133,9 +153,12 @@ def unredact(
             raise IndexMissingError(f"no index at {home} yet; run `memsearch index VAULT` first")
         files = loading.committed_manifest(repo, head)["files"]
         forget = load_forget_list(home, vault)
+        # a file named otherwise that declares the id was redacted with it: it comes back with it
+        renamed = [p for p in files if forget.is_redacted(p) and is_moment(vault, p)]
+        declared = declared_ids(vault, loading.load_commit(home, head)) if renamed else {}
         found: list[str] = []
         for moment_id in moment_ids:
-            hit = [p for p in moment_paths(vault, files, moment_id) if forget.is_redacted(p)]
+            hit = [p for p in moment_paths(vault, files, moment_id, declared) if forget.is_redacted(p)]
             if not hit:
                 raise NoSuchMomentError(
                     f"no redacted notebook moment has the id {moment_id!r} (`memsearch redact` redacts"

@@ -118,3 +118,29 @@ def test_forget_concept_with_purge_leaves_no_byte_of_its_moments_vectors_or_text
     assert {m: len(i) for m, i in engine.index.modal.items()} == dict.fromkeys(MODALITIES, 11)
     index_vault(vault)  # the files stay in the vault: later runs keep the moment (and its vectors) out
     assert find(home, secret) == []
+
+
+def test_redact_reaches_every_moment_that_declares_the_id(tmp_path):
+    # A moment file named otherwise that declares the same id (the index warns that its id differs
+    # from its file name): redact by the id took out only the file named by it, and a search by its
+    # audio still found the other.
+    import shutil
+
+    vault = tmp_path / "vault"
+    write_notebook(vault / "notebook")
+    write_sidecars(vault / "notebook")
+    original = moment_path(vault / "notebook", "s-alpha", "m-0101")
+    twin = original.with_name("m-twin.yaml")
+    shutil.copy(original, twin)
+    for modality in MODALITIES:
+        shutil.copy(original.with_suffix(f".{modality}.npy"), twin.with_suffix(f".{modality}.npy"))
+    index_vault(vault)
+    run = CliRunner().invoke(main, ["redact", "m-0101", "--vault", str(vault)])
+    assert run.exit_code == 0, run.output
+    index = open_index(vault).index
+    twin_path = MOMENT.replace("m-0101.yaml", "m-twin.yaml")
+    for path in (MOMENT, twin_path):
+        cid = index.manifest["files"][path]["chunks"][0]
+        assert not any(cid in vectors for vectors in index.modal.values()), path
+    run = CliRunner().invoke(main, ["unredact", "m-0101", "--vault", str(vault)])
+    assert run.exit_code == 0 and "m-twin.yaml" in run.output, run.output
