@@ -307,14 +307,19 @@ def _preposition(query: str, start: int) -> tuple[str, int]:
     return " ".join(m["pre"].lower().split()), m.start()
 
 
-def _anchor_at(query: str, pos: int, now: datetime, chosen: list[Candidate]) -> Candidate | None:
-    """The expression starting at ``pos`` (bare months and years allowed): the second end of a range."""
+def _anchor_at(
+    query: str, pos: int, now: datetime, chosen: list[Candidate], weekday: bool = False
+) -> Candidate | None:
+    """The expression starting at ``pos`` (bare months and years allowed; a bare weekday only after
+    a weekday, ``weekday``: "between Monday and Wednesday"): the second end of a range."""
     for cand in chosen:
         if cand.start == pos:
             return cand
     best = None
     for cand in find_candidates(query[: pos + 60], now):
-        if cand.start == pos and cand.kind != "weekday" and (best is None or cand.end > best.end):
+        if cand.start != pos or (cand.kind == "weekday" and not weekday):
+            continue
+        if best is None or cand.end > best.end:
             best = cand
     return best
 
@@ -448,13 +453,16 @@ def _windows(query: str, now: datetime) -> list[TimeWindow]:
             start = pre_start
         if pre in _RANGE_JOIN:
             join = _RANGE_JOIN[pre].match(query, cand.end)
-            other = _anchor_at(query, join.end(), now, [c for c, _, _ in chosen]) if join else None
+            weekday = cand.kind == "weekday"
+            other = _anchor_at(query, join.end(), now, [c for c, _, _ in chosen], weekday) if join else None
             if join is not None and other is None and (to_now := _NOW.match(query, join.end())):
                 hi, end, yearly = now, to_now.end(), False  # "from March to now": from it up to now
             elif other is not None:
                 consumed.add(id(other))
                 yearly = yearly and not other.has_year  # "from May to July 2023" is one year's
                 (alo, ahi), (blo, bhi) = _align_years(cand, other)
+                if weekday and other.kind == "weekday" and blo < alo:  # the week before: both ends in it
+                    alo, ahi = alo - timedelta(days=7), ahi - timedelta(days=7)
                 lo, hi, end = min(alo, blo), max(ahi, bhi), other.end
             elif pre == "between":
                 start = cand.start  # "between X" alone: just X

@@ -762,3 +762,18 @@ def test_a_month_before_last_year_is_that_years_month(query: str, text: str) -> 
     assert window is not None and not window.yearly
     assert window.start.year == 2024 and (window.end - window.start).days in (30, 31)
     assert text in window.text
+
+
+@pytest.mark.parametrize(
+    ("query", "now", "start", "end"),
+    [
+        # read as its first day alone: the range lost its second end
+        ("what did I do between Monday and Wednesday", NOW, utc(2025, 6, 16), utc(2025, 6, 19)),
+        ("from Monday to Wednesday", NOW, utc(2025, 6, 16), utc(2025, 6, 19)),
+        # asked on a Tuesday, Wednesday is last week's, and so is the Monday before it
+        ("between Monday and Wednesday", utc(2025, 6, 17, 9), utc(2025, 6, 9), utc(2025, 6, 12)),
+    ],
+)
+def test_a_range_of_weekdays(query: str, now: datetime, start: datetime, end: datetime) -> None:
+    window = query_time_window(query, now)
+    assert window is not None and (window.start, window.end) == (start, end), window
