@@ -130,6 +130,12 @@ _Q_DAYWORD = re.compile(
 )
 #: "over the weekend", "at the weekend": the latest weekend, this one if it has begun.
 _Q_THE_WEEKEND = re.compile(r"\b(?P<pre>over|at|on|during|since)\s+the\s+weekend\b", re.IGNORECASE)
+#: "two Fridays ago", "the Friday before last": a weekday counted back from its last occurrence.
+_Q_WEEKDAYS_AGO = re.compile(
+    r"\b(?:(?P<n>" + NUMBER + r")\s+(?P<wd>monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?\s+ago"
+    r"|(?:the\s+)?(?P<wd2>monday|tuesday|wednesday|thursday|friday|saturday|sunday)\s+before\s+last)\b",
+    re.IGNORECASE,
+)
 #: "this time last year": the four weeks around this day a year ago.
 _Q_THIS_TIME = re.compile(r"\b(?:this|the\s+same)\s+time\s+last\s+year\b", re.IGNORECASE)
 _Q_CALENDAR = re.compile(
@@ -421,6 +427,14 @@ def find_candidates(query: str, now: datetime) -> list[Candidate]:
         else:
             add(m, start, start + timedelta(days=2), "relative")
 
+    def weekdays_ago(m: re.Match[str]) -> None:
+        n = number_value(m["n"]) if m["n"] else 2
+        if not 0 < n <= 520:
+            return
+        target = WEEKDAY_NUMBERS[(m["wd"] or m["wd2"])[:3].lower()]
+        back = (today.weekday() - target) % 7 or 7  # the last one before today
+        add(m, *day_span(today - timedelta(days=back + 7 * (n - 1)), tz), "relative")
+
     def this_time(m: re.Match[str]) -> None:
         lo, _ = day_span(shift(now, 1, "year").date(), tz)
         add(m, lo - timedelta(days=14), lo + timedelta(days=15), "relative")
@@ -521,6 +535,7 @@ def find_candidates(query: str, now: datetime) -> list[Candidate]:
         (_Q_DAYWORD, dayword),
         (_Q_THE_WEEKEND, the_weekend),
         (_Q_THIS_TIME, this_time),
+        (_Q_WEEKDAYS_AGO, weekdays_ago),
         (_Q_CALENDAR, calendar),
         (_Q_BEFORE_LAST, before_last),
         (_Q_AGO, ago),

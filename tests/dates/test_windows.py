@@ -777,3 +777,17 @@ def test_a_month_before_last_year_is_that_years_month(query: str, text: str) -> 
 def test_a_range_of_weekdays(query: str, now: datetime, start: datetime, end: datetime) -> None:
     window = query_time_window(query, now)
     assert window is not None and (window.start, window.end) == (start, end), window
+
+
+@pytest.mark.parametrize(
+    ("query", "day"),
+    [
+        ("what happened two Fridays ago", utc(2025, 6, 6)),
+        ("the Friday before last", utc(2025, 6, 6)),
+        ("three Mondays ago", utc(2025, 6, 2)),
+        ("one Wednesday ago", utc(2025, 6, 11)),  # today is Wednesday: one ago is last week's
+    ],
+)
+def test_counted_weekdays(query: str, day: datetime) -> None:
+    window = query_time_window(query, NOW)
+    assert window is not None and (window.start, window.end) == (day, day + timedelta(days=1)), window
