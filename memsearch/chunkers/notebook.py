@@ -68,6 +68,10 @@ def _moment(rel_path: str, root: Node, data: Any, lines: list[str], territory: T
         raise UnreadableMemoryError("not a notebook moment (no `moment:` mapping at the top); not indexed")
     _check_version(moment)
     moment_id = _name(moment.get("id"))
+    if not moment_id and isinstance(moment.get("id"), list | dict):
+        given = moment["id"]
+        shown = "[" + ", ".join(map(str, given)) + "]" if isinstance(given, list) else "a mapping"
+        raise UnreadableMemoryError(f"moment `id` {shown} is no name; write one id, as its file is named")
     if not moment_id:
         raise UnreadableMemoryError("moment has no `id`; add one to index it")
     warnings: list[str] = []

@@ -73,6 +73,8 @@ def test_a_session_item_missing_its_field_is_named_and_the_rest_is_indexed():
         (MOMENT, "moment: !!python/object/apply:os.system ['echo hi']\n", "malformed YAML"),
         (MOMENT, "- just\n- a list\n", "no `moment:` mapping"),
         (MOMENT, "moment:\n  modalities: {text: hello}\n", "no `id`"),
+        # an id that is there but no name was refused as missing ("moment has no `id`; add one")
+        (MOMENT, "moment:\n  id: [a, b]\n  modalities: {text: hello}\n", "`id` [a, b] is no name"),
         (MOMENT, "moment:\n  id: m-1\n  concepts: []\n", "no `modalities.text`"),
         (MOMENT, "moment:\n  id: m-1\n  schema_version: '9.0'\n  modalities: {text: hi}\n", "'9.0'"),
         (SESSION, "notebook:\n  schema_version: '2.0'\n  task: t\n", "unknown notebook schema_version '2.0'"),
