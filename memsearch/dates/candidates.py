@@ -137,6 +137,13 @@ _Q_WEEKDAYS_AGO = re.compile(
     re.IGNORECASE,
 )
 #: "this time last year": the four weeks around this day a year ago.
+#: A run of months: "Jan-Mar 2025", "March through May" (their first month was lost: a bare month
+#: stands only after a preposition, an abbreviated one only beside a day or year).
+_Q_MONTH_RUN = re.compile(
+    rf"(?<![\w/.-])(?P<m1>{MONTH})\s*(?:-|–|—|\s(?:to|until|till|through|thru)\s)\s*(?P<m2>{MONTH})"
+    r"(?:,?\s+(?P<y>\d{4}))?(?![\w'’]|[-/.:,]\d)",
+    re.IGNORECASE,
+)
 _Q_THIS_TIME = re.compile(r"\b(?:this|the\s+same)\s+time\s+last\s+year\b", re.IGNORECASE)
 _Q_CALENDAR = re.compile(
     r"\b(?P<which>this|current|last|previous|prior|past)\s+(?P<unit>week(?:end)?|fortnight|month|quarter|year)\b"
@@ -435,6 +442,22 @@ def find_candidates(query: str, now: datetime) -> list[Candidate]:
         back = (today.weekday() - target) % 7 or 7  # the last one before today
         add(m, *day_span(today - timedelta(days=back + 7 * (n - 1)), tz), "relative")
 
+    def month_run(m: re.Match[str]) -> None:
+        first, last = month_number(m["m1"]), month_number(m["m2"])
+        count = (last - first) % 12 + 1
+
+        def resolve(year: int) -> tuple[datetime, datetime]:
+            return months_span(year, first, count, tz)
+
+        if m["y"]:  # the year named is the last month's ("Nov-Feb 2025" runs from November 2024)
+            year = int(m["y"]) - (1 if last < first else 0)
+            if _valid_year(year):
+                add(m, *resolve(year), "period", month=first, has_year=True)
+            return
+        span = latest_not_after(resolve, now)
+        if span is not None:
+            add(m, *span, "period", month=first, has_year=False, resolve=resolve)
+
     def this_time(m: re.Match[str]) -> None:
         lo, _ = day_span(shift(now, 1, "year").date(), tz)
         add(m, lo - timedelta(days=14), lo + timedelta(days=15), "relative")
@@ -536,6 +559,7 @@ def find_candidates(query: str, now: datetime) -> list[Candidate]:
         (_Q_THE_WEEKEND, the_weekend),
         (_Q_THIS_TIME, this_time),
         (_Q_WEEKDAYS_AGO, weekdays_ago),
+        (_Q_MONTH_RUN, month_run),
         (_Q_CALENDAR, calendar),
         (_Q_BEFORE_LAST, before_last),
         (_Q_AGO, ago),

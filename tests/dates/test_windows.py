@@ -791,3 +791,17 @@ def test_a_range_of_weekdays(query: str, now: datetime, start: datetime, end: da
 def test_counted_weekdays(query: str, day: datetime) -> None:
     window = query_time_window(query, NOW)
     assert window is not None and (window.start, window.end) == (day, day + timedelta(days=1)), window
+
+
+@pytest.mark.parametrize(
+    ("query", "start", "end", "yearly"),
+    [
+        # the first month was lost ("Jan-Mar 2025" read as March 2025, "March through May" as May)
+        ("what happened Jan-Mar 2025", utc(2025, 1, 1), utc(2025, 4, 1), False),
+        ("March through May", utc(2025, 3, 1), utc(2025, 6, 1), True),
+        ("from Nov to Feb", utc(2024, 11, 1), utc(2025, 3, 1), True),
+    ],
+)
+def test_a_run_of_months(query: str, start: datetime, end: datetime, yearly: bool) -> None:
+    window = query_time_window(query, NOW)
+    assert window is not None and (window.start, window.end, window.yearly) == (start, end, yearly), window
