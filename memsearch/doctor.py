@@ -174,7 +174,7 @@ def diagnose(
         problems.append(str(exc))
     if backend is not None:
         report["backend"] = {"uri": backend.uri, "pending": backend.pending}
-        if backend.is_lite and not Path(backend.uri).exists():
+        if backend.file_gone:
             problems.append(
                 f"the Milvus Lite file {backend.uri} is gone; the next `memsearch index` makes it anew"
                 " from the index (searches use the built-in indexes until then)"

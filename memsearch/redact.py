@@ -154,8 +154,12 @@ def unredact(
         files = loading.committed_manifest(repo, head)["files"]
         forget = load_forget_list(home, vault)
         # a file named otherwise that declares the id was redacted with it: it comes back with it
-        renamed = [p for p in files if forget.is_redacted(p) and is_moment(vault, p)]
-        declared = declared_ids(vault, loading.load_commit(home, head)) if renamed else {}
+        # (the commit is loaded to read declared ids only when a redacted moment is named otherwise)
+        named_otherwise = any(
+            forget.is_redacted(p) and PurePosixPath(p).stem not in moment_ids and is_moment(vault, p)
+            for p in files
+        )
+        declared = declared_ids(vault, loading.load_commit(home, head)) if named_otherwise else {}
         found: list[str] = []
         for moment_id in moment_ids:
             hit = [p for p in moment_paths(vault, files, moment_id, declared) if forget.is_redacted(p)]

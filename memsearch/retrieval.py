@@ -114,7 +114,7 @@ def push(
         return str(exc)
     if spec is None:
         return None
-    gone = spec.is_lite and not Path(spec.uri).exists()  # its file deleted: the rows with it
+    gone = spec.file_gone  # its file deleted: the rows with it
     if spec.pending is None and commit is not None and spec.pushed_commit == commit and not gone:
         return None  # the collection already holds this commit
     if gone:
@@ -147,15 +147,6 @@ def push_spec(
 def pushed_record(home: Path) -> Path:
     """The signatures of the rows the last push sent (memsearch.index.milvus_push.sync)."""
     return IndexLayout(home).cache / "milvus-pushed.json"
-
-
-def pending(home: Path) -> str | None:
-    """Why the backend is behind the index (the last push failed), or None."""
-    try:
-        spec = read_backend(home)
-    except MemsearchError as exc:
-        return str(exc)
-    return spec.pending if spec is not None else None
 
 
 def record_backend(home: Path, spec: BackendSpec | None) -> str | None:

@@ -36,7 +36,7 @@ from memsearch.query import (
     parse_query,
     query_now,
 )
-from memsearch.retrieval import Retrieval, open_retrieval, pending
+from memsearch.retrieval import Retrieval, open_retrieval
 from memsearch.scan import check_vault
 from memsearch.search import STRATEGIES, QueryEmbedding, dated_span, search_index
 from memsearch.sidecars import MODALITY_NAME, query_vector
@@ -527,8 +527,7 @@ class Memsearch:
             return None, f"{exc}; the built-in indexes answered"
         if spec is None:
             return None, None
-        if spec.pending or spec.pushed_commit != self.index.commit:
-            why = spec.pending or f"it holds {str(spec.pushed_commit or 'nothing')[:12]}, not this index"
+        if (why := spec.behind(self.index.commit)) is not None:
             return None, (
                 f"{spec.uri} is behind the index ({why}); the built-in indexes answered, and the next"
                 " index run brings it up to date"
@@ -541,15 +540,11 @@ class Memsearch:
         spec = getattr(self.retrieval, "spec", None)
         if spec is None:
             return {"name": "builtin"}
-        why = pending(self.index_home)
-        if why is None:  # no push failed, but the index moved since the last one (a rollback)
+        try:
             recorded = read_backend(self.index_home)
-            held = recorded.pushed_commit if recorded is not None else None
-            if recorded is not None and held != self.index.commit:
-                why = (
-                    f"the collection holds {str(held or 'nothing')[:12]},"
-                    f" not the index's {str(self.index.commit)[:12]}"
-                )
+            why = recorded.behind(self.index.commit) if recorded is not None else None
+        except MemsearchError as exc:
+            why = str(exc)
         return {
             "name": "milvus",
             "uri": spec.uri,

@@ -120,9 +120,8 @@ _Q_BARE_YEAR = re.compile(
     r"|words?|users?|times|steps?|files?|bytes?)\b)",
     re.IGNORECASE,
 )
-_Q_BARE_WEEKDAY = re.compile(
-    r"(?<![\w-])(?P<wd>monday|tuesday|wednesday|thursday|friday|saturday|sunday)(?![\w'])", re.IGNORECASE
-)
+_WEEKDAY_NAMES = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+_Q_BARE_WEEKDAY = re.compile(rf"(?<![\w-])(?P<wd>{_WEEKDAY_NAMES})(?![\w'])", re.IGNORECASE)
 _Q_DAYWORD = re.compile(
     r"\b(?P<w>today|tonight|yesterday|(?<!the\s)last\s+night(?!\s+of\b)|the\s+day\s+before\s+yesterday"
     r"|this\s+(?:morning|afternoon|evening))\b",
@@ -132,11 +131,9 @@ _Q_DAYWORD = re.compile(
 _Q_THE_WEEKEND = re.compile(r"\b(?P<pre>over|at|on|during|since)\s+the\s+weekend\b", re.IGNORECASE)
 #: "two Fridays ago", "the Friday before last": a weekday counted back from its last occurrence.
 _Q_WEEKDAYS_AGO = re.compile(
-    r"\b(?:(?P<n>" + NUMBER + r")\s+(?P<wd>monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?\s+ago"
-    r"|(?:the\s+)?(?P<wd2>monday|tuesday|wednesday|thursday|friday|saturday|sunday)\s+before\s+last)\b",
+    rf"\b(?:(?P<n>{NUMBER})\s+(?P<wd>{_WEEKDAY_NAMES})s?\s+ago|(?:the\s+)?(?P<wd2>{_WEEKDAY_NAMES})\s+before\s+last)\b",
     re.IGNORECASE,
 )
-#: "this time last year": the four weeks around this day a year ago.
 #: A run of months: "Jan-Mar 2025", "March through May" (their first month was lost: a bare month
 #: stands only after a preposition, an abbreviated one only beside a day or year).
 _Q_MONTH_RUN = re.compile(
@@ -144,6 +141,7 @@ _Q_MONTH_RUN = re.compile(
     r"(?:,?\s+(?P<y>\d{4}))?(?![\w'’]|[-/.:,]\d)",
     re.IGNORECASE,
 )
+#: "this time last year": the four weeks around this day a year ago.
 _Q_THIS_TIME = re.compile(r"\b(?:this|the\s+same)\s+time\s+last\s+year\b", re.IGNORECASE)
 _Q_CALENDAR = re.compile(
     r"\b(?P<which>this|current|last|previous|prior|past)\s+(?P<unit>week(?:end)?|fortnight|month|quarter|year)\b"

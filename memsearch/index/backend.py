@@ -135,6 +135,21 @@ class BackendSpec:
         return not self.uri.startswith(("milvus://", "http://", "https://", "tcp://"))
 
     @property
+    def file_gone(self) -> bool:
+        """A Milvus Lite file that is not there (deleted, and its rows with it)."""
+        return self.is_lite and not Path(self.uri).exists()
+
+    def behind(self, commit: str | None) -> str | None:
+        """Why the collection does not hold the index's ``commit`` (its push is pending, or the
+        index moved since the last one: a rollback), or None when it does."""
+        if self.pending:
+            return self.pending
+        if self.pushed_commit != commit:
+            held = str(self.pushed_commit or "nothing")[:12]
+            return f"the collection holds {held}, not the index's {str(commit)[:12]}"
+        return None
+
+    @property
     def client_uri(self) -> str:
         """What ``pymilvus.MilvusClient`` takes: a URL for a server, a file path for Lite."""
         if self.uri.startswith("milvus://"):

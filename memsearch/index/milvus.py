@@ -35,7 +35,6 @@ import os
 import threading
 import time
 from collections.abc import Iterator, Mapping
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -337,7 +336,7 @@ def _filters_work(client: Any, name: str) -> bool:
 
 def drop(spec: BackendSpec) -> None:
     """Drop this vault's rows (a shared collection) or its collection (per-vault)."""
-    if spec.is_lite and not Path(spec.uri).exists():
+    if spec.file_gone:
         return  # gone with its rows (a client would make the file anew)
     client = client_for(spec)
     name = spec.collection_name
