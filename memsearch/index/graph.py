@@ -15,7 +15,10 @@ query (``nx.pagerank`` takes seconds at 100k nodes).
 The edges are not stored: the weight of an edge is the number of chunks that name both ends, so
 a seed's neighbours are counted from its own chunks when a query first needs them, and kept until
 the graph changes. Loading is then just the chunk -> entities table (networkx took seconds to
-rebuild a million edges at 100k chunks, and a gigabyte to hold them).
+rebuild a million edges at 100k chunks, and a gigabyte to hold them). The counting reads that
+table as two arrays (:class:`_Table`, made when a query first needs it), not as a tuple per chunk:
+a person named in 8,000 of 100k chunks took 15 ms to count, and a query's first walk from its
+seeds 3.5 ms a query (the bench's first pass).
 """
 
 from __future__ import annotations
@@ -60,6 +63,9 @@ MAX_CACHED_SEEDS = 4096
 MAX_CACHED_REACH = 4_000_000
 #: Names whose key (normalised, alias resolved) is remembered: a vault names the same few often.
 MAX_RESOLVED_NAMES = 200_000
+#: Chunks changed since the arrays of :class:`_Table` were made, as a share of all chunks, above
+#: which they are made anew (below it, the changed chunks are read from the table of tuples).
+MAX_STALE_SHARE = 0.02
 
 _WORD = re.compile(r"[#@]?[\w][\w'’\-.]*", re.UNICODE)
 
@@ -83,6 +89,63 @@ def normalize(name: str) -> str:
     return normalize_entity(name.strip().lstrip("@"))
 
 
+class _Table:
+    """The chunk -> entities table as arrays, both ways: the entity numbers of chunk ``c`` are
+    ``entities[starts[c]:starts[c + 1]]``, the chunk ids that name entity number ``e`` (sorted)
+    ``chunks[entity_starts[e]:entity_starts[e + 1]]``. Made at one moment; the chunks added or
+    removed since are ``stale``, as are the entities they name or named (both are read from the
+    graph's dicts instead)."""
+
+    def __init__(self, chunk_entities: dict[int, tuple[str, ...]], numbers: dict[str, int]) -> None:
+        order = sorted(chunk_entities)
+        size = order[-1] + 1 if order else 0
+        lengths = np.zeros(size, dtype=np.int64)
+        lengths[np.asarray(order, dtype=np.int64)] = np.fromiter(
+            (len(chunk_entities[c]) for c in order), dtype=np.int64, count=len(order)
+        )
+        self.starts = np.zeros(size + 1, dtype=np.int64)
+        np.cumsum(lengths, out=self.starts[1:])
+        named = chain.from_iterable(map(chunk_entities.__getitem__, order))
+        self.entities = np.fromiter(
+            map(numbers.__getitem__, named), dtype=np.int64, count=int(self.starts[-1])
+        )
+        # A stable sort keeps each entity's chunks in id order.
+        by_entity = np.argsort(self.entities, kind="stable")
+        self.chunks = np.repeat(np.arange(size, dtype=np.int64), lengths)[by_entity]
+        self.entity_starts = np.zeros(len(numbers) + 1, dtype=np.int64)
+        np.cumsum(np.bincount(self.entities, minlength=len(numbers)), out=self.entity_starts[1:])
+        self.stale: set[int] = set()
+        self.stale_keys: set[str] = set()
+        self._stale_ids: np.ndarray | None = None
+
+    def changed(self, chunk_id: int, keys: Iterable[str]) -> None:
+        self.stale.add(chunk_id)
+        self.stale_keys.update(keys)
+        self._stale_ids = None
+
+    def chunks_naming(self, number: int) -> np.ndarray | None:
+        """The chunk ids that name entity ``number`` (a view), or None when the table cannot say
+        (an entity numbered since it was made)."""
+        if number + 1 >= len(self.entity_starts):
+            return None
+        return self.chunks[self.entity_starts[number] : self.entity_starts[number + 1]]
+
+    def named_in(self, chunk_ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(the entity numbers the table holds for ``chunk_ids``, one per mention; the ids among
+        ``chunk_ids`` that changed since, which it cannot answer for)."""
+        changed = np.empty(0, dtype=np.int64)
+        if self.stale:
+            if self._stale_ids is None:
+                self._stale_ids = np.fromiter(self.stale, dtype=np.int64, count=len(self.stale))
+            is_stale = np.isin(chunk_ids, self._stale_ids)
+            changed, chunk_ids = chunk_ids[is_stale], chunk_ids[~is_stale]
+        begins = self.starts[chunk_ids]
+        lengths = self.starts[chunk_ids + 1] - begins
+        # Each chunk's run of positions, laid end to end: its first, then one more at a time.
+        firsts = np.repeat(begins - (np.cumsum(lengths) - lengths), lengths)
+        return self.entities[firsts + np.arange(len(firsts))], changed
+
+
 class EntityGraph:
     name = "graph"
 
@@ -99,6 +162,12 @@ class EntityGraph:
         self._reaches: dict[tuple[str, int], tuple[np.ndarray, np.ndarray]] = {}  # -> _reach
         self._reached = 0  # chunks held in _reaches
         self._first_words: Counter[str] | None = None  # first word of two-word keys -> how many
+        # For counting neighbours over arrays, from the first query that needs them: each entity's
+        # number, the key of each number, how many chunks name each number now, the table.
+        self._numbers: dict[str, int] = {}
+        self._keys: list[str] = []
+        self._df = np.zeros(0, dtype=np.int64)
+        self._table: _Table | None = None
 
     def __len__(self) -> int:
         return len(self._chunk_entities)
@@ -130,7 +199,10 @@ class EntityGraph:
         chunks = self._chunks
         for key in keys:
             chunks[key].add(chunk_id)
-        self._changed(keys)
+        if self._table is not None:
+            for key in keys:
+                self._df[self._number(key)] += 1
+        self._changed(chunk_id, keys)
 
     def remove(self, chunk_id: int) -> None:
         keys = self._chunk_entities.pop(chunk_id, ())
@@ -138,9 +210,23 @@ class EntityGraph:
             self._chunks[key].discard(chunk_id)
             if not self._chunks[key]:
                 del self._chunks[key]
-        self._changed(keys)
+        if self._table is not None:
+            for key in keys:
+                self._df[self._numbers[key]] -= 1
+        self._changed(chunk_id, keys)
 
-    def _changed(self, keys: Iterable[str]) -> None:
+    def _number(self, key: str) -> int:
+        number = self._numbers.get(key)
+        if number is None:
+            number = self._numbers[key] = len(self._keys)
+            self._keys.append(key)
+            if number >= len(self._df):
+                self._df = np.concatenate([self._df, np.zeros(max(number, 16), dtype=np.int64)])
+        return number
+
+    def _changed(self, chunk_id: int, keys: Iterable[str]) -> None:
+        if self._table is not None:
+            self._table.changed(chunk_id, keys)
         self._first_words = None
         if self._fanout:
             self._fanout.clear()  # any change moves idf and frequencies, hence every association
@@ -237,10 +323,40 @@ class EntityGraph:
         """The chunk ids that name entity ``key`` (resolved), sorted, as an array (kept until it changes)."""
         ids = self._id_arrays.get(key)
         if ids is None:
+            table = self._table
+            if table is not None and key not in table.stale_keys and key in self._numbers:
+                ids = table.chunks_naming(self._numbers[key])
+                if ids is not None:
+                    return ids
             chunk_ids = self._chunks.get(key, ())
             ids = np.sort(np.fromiter(chunk_ids, dtype=np.int64, count=len(chunk_ids)))
             self._id_arrays[key] = ids
         return ids
+
+    def _co_counts(self, seed: str) -> tuple[np.ndarray, np.ndarray]:
+        """(entity numbers, chunks each shares with ``seed``) of the seed's neighbours: what
+        :meth:`neighbours` counts, over arrays."""
+        table = self._table
+        if table is None or len(table.stale) > MAX_STALE_SHARE * len(self._chunk_entities):
+            for key in self._chunks:
+                self._number(key)
+            self._df[:] = 0
+            numbers = np.fromiter(map(self._numbers.__getitem__, self._chunks), dtype=np.int64)
+            self._df[numbers] = np.fromiter(map(len, self._chunks.values()), dtype=np.int64)
+            table = self._table = _Table(self._chunk_entities, self._numbers)
+        named, changed = table.named_in(self.chunk_ids(seed))
+        if len(changed):
+            again = chain.from_iterable(map(self._chunk_entities.__getitem__, changed.tolist()))
+            numbered = np.fromiter(map(self._numbers.__getitem__, again), dtype=np.int64)
+            named = np.concatenate([named, numbered])
+        if len(named) * 8 < len(self._keys):  # a few mentions: sorting them beats a pass over every entity
+            numbers, counts = np.unique(named, return_counts=True)
+        else:
+            counts = np.bincount(named, minlength=len(self._keys))
+            numbers = np.flatnonzero(counts)
+            counts = counts[numbers]
+        others = numbers != self._numbers[seed]
+        return numbers[others], counts[others].astype(np.float64)
 
     def _strongest(self, seed: str) -> list[tuple[float, str, float]]:
         """The seed's ``MAX_FANOUT`` strongest neighbours as (association, key, idf of key),
@@ -248,21 +364,20 @@ class EntityGraph:
         * df other)."""
         best = self._fanout.get(seed)
         if best is None:
-            chunks = self._chunks
-            shared = self.neighbours(seed)
-            others = list(shared)
-            df = np.fromiter(map(len, map(chunks.__getitem__, others)), dtype=np.float64, count=len(others))
-            counts = np.fromiter(shared.values(), dtype=np.float64, count=len(others))
-            assoc = counts / np.sqrt(len(chunks[seed]) * df)
+            numbers, counts = self._co_counts(seed)
+            df = self._df[numbers].astype(np.float64)
+            assoc = counts / np.sqrt(len(self._chunks[seed]) * df)
             # Every neighbour at least as strong as the MAX_FANOUT-th, then the strongest of them
-            # (a seed has ~150 neighbours at 100k chunks: over arrays, not one tuple each).
-            cut = len(others) - MAX_FANOUT
-            chosen = np.flatnonzero(assoc >= np.partition(assoc, cut)[cut]) if cut > 0 else range(len(others))
-            picked = np.asarray(chosen, dtype=np.int64)
+            # (a seed has ~150 neighbours at 100k chunks, a person thousands: not one tuple each).
+            cut = len(numbers) - MAX_FANOUT
+            picked = (
+                np.flatnonzero(assoc >= np.partition(assoc, cut)[cut]) if cut > 0 else np.arange(len(numbers))
+            )
+            keys = self._keys
             strongest = sorted(
                 zip(
                     assoc[picked].tolist(),
-                    [others[i] for i in picked.tolist()],
+                    [keys[i] for i in numbers[picked].tolist()],
                     df[picked].tolist(),
                     strict=True,
                 ),
@@ -311,9 +426,16 @@ class EntityGraph:
             named = [_below(self.chunk_ids(key), n_ids) for _, key in shares]
             # Summed over the chunks they name alone (~50 entities, ~8,000 chunks at 100k: a
             # scatter into all the ids for each entity took 10 us).
-            ids, owner = np.unique(np.concatenate(named), return_inverse=True)
+            every = np.concatenate(named)
             weights = np.repeat([share for share, _ in shares], [len(named_ids) for named_ids in named])
-            found = (ids, np.bincount(owner, weights=weights, minlength=len(ids)).astype(np.float32))
+            if len(every) * 16 < n_ids:
+                ids, owner = np.unique(every, return_inverse=True)
+                summed = np.bincount(owner, weights=weights, minlength=len(ids))
+            else:  # many chunks (a person in thousands): a pass over all the ids beats sorting them
+                summed = np.bincount(every, weights=weights, minlength=n_ids)
+                ids = np.flatnonzero(summed)
+                summed = summed[ids]
+            found = (ids, summed.astype(np.float32))
             if len(ids) <= MAX_CACHED_REACH:
                 if self._reached + len(ids) > MAX_CACHED_REACH:
                     self._reaches.clear()

@@ -1,4 +1,5 @@
 import numpy as np
+import pytest
 
 from memsearch.index.graph import EntityGraph
 
@@ -92,10 +93,16 @@ def _rebuilt(g: EntityGraph) -> EntityGraph:
     return fresh
 
 
-def test_walk_after_updates_equals_a_fresh_graph(tmp_path):
-    """Cached neighbours and id arrays never outlive a change: same walk as a graph built anew."""
+@pytest.mark.parametrize("stale_share", [0.0, 0.05, 1.0])
+def test_walk_after_updates_equals_a_fresh_graph(tmp_path, monkeypatch, stale_share):
+    """Cached neighbours and id arrays never outlive a change: same walk as a graph built anew,
+    whether the arrays of the chunk -> entities table are made anew after every change (0.0),
+    now and then (0.05), or never, the changed chunks read beside them (1.0)."""
     import random
 
+    from memsearch.index import graph as graph_module
+
+    monkeypatch.setattr(graph_module, "MAX_STALE_SHARE", stale_share)
     rnd = random.Random(5)
     names = [f"e{i}" for i in range(40)] + ["hub"]
     g = EntityGraph()
