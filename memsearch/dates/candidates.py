@@ -114,8 +114,9 @@ _Q_MONTH_YEAR = re.compile(
 )
 # "mid-March" is written with a hyphen; any other hyphen before a month joins it to another word
 _Q_BARE_MONTH = re.compile(rf"(?<![\w.])(?:(?<=mid-)|(?<!-)){MONTH_FULL}", re.IGNORECASE)
+# "mid-2024" is written with a hyphen, as "mid-March" is
 _Q_BARE_YEAR = re.compile(
-    r"(?<![\w.+/-])(?P<y>\d{4})(?![\w%]|[-/.:,]\d)"
+    r"(?:(?<=mid-)|(?<![\w.+/-]))(?P<y>\d{4})(?![\w%-]|[/.:,]\d)"
     r"(?!\s*(?:ms|s|secs?|seconds?|minutes?|hours?|days?|km|m|kb|mb|gb|px|items?|rows?|lines?|tokens?"
     r"|words?|users?|times|steps?|files?|bytes?)\b)",
     re.IGNORECASE,
@@ -143,8 +144,11 @@ _Q_MONTH_RUN = re.compile(
 )
 #: "this time last year": the four weeks around this day a year ago.
 _Q_THIS_TIME = re.compile(r"\b(?:this|the\s+same)\s+time\s+last\s+year\b", re.IGNORECASE)
+# "the start of the year", "the end of the month": this one ("the" alone names no unit otherwise)
 _Q_CALENDAR = re.compile(
-    r"\b(?P<which>this|current|last|previous|prior|past)\s+(?P<unit>week(?:end)?|fortnight|month|quarter|year)\b"
+    r"\b(?P<which>this|current|last|previous|prior|past"
+    r"|(?:(?<=start\sof\s)|(?<=end\sof\s)|(?<=beginning\sof\s))the)"
+    r"\s+(?P<unit>week(?:end)?|fortnight|month|quarter|year)\b"
     r"(?!\s*'s?\s*\d)",
     re.IGNORECASE,
 )
@@ -157,8 +161,10 @@ _Q_BEFORE_LAST = re.compile(
 _THE_JUST_BEFORE = re.compile(r"\bthe\s+$", re.IGNORECASE)
 _OF_JUST_AFTER = re.compile(r"\s+of\b", re.IGNORECASE)
 # "a fortnight ago today", "a year ago today": that very day, not the week or year around it
+# "three weeks back" is "three weeks ago"
 _Q_AGO = re.compile(
-    rf"\b(?P<n>{NUMBER})\s+{_UNIT}\s+ago\b(?P<today>\s+(?:today|to\s+the\s+day)\b)?", re.IGNORECASE
+    rf"\b(?P<n>{NUMBER})\s+{_UNIT}\s+(?:ago|back)\b(?P<today>\s+(?:today|to\s+the\s+day)\b)?",
+    re.IGNORECASE,
 )
 # A run of days in one month: "between 9 and 17 October 2025", "1-15 March", "March 3 to 7"
 _JOINT = r"-|–|—|\s(?:and|to|until|till|through)\s"
@@ -176,6 +182,16 @@ _Q_ROLLING = re.compile(
     re.IGNORECASE,
 )
 _Q_RECENT = re.compile(r"\b(?:recently|lately|of\s+late)\b", re.IGNORECASE)
+#: "the other day": some day of the last two weeks before today; "the other week": of the three
+#: weeks before last week (vague, as "recently" is).
+_Q_THE_OTHER = re.compile(r"\bthe\s+other\s+(?P<unit>day|week)\b(?!\s+of\b)", re.IGNORECASE)
+#: Dotted dates are day first (Germany, Russia, Norway, ...), and only with a four-digit year:
+#: "3.11" is a version.
+_Q_DOTTED = re.compile(r"(?<![\w./:-])(?P<d>\d{1,2})\.(?P<mo>\d{1,2})\.(?P<y>\d{4})(?![\w.]|[,:-]\d)")
+#: A half year written short, with its year: "H2 2024", "2025 H1" ("H1" alone is a heading).
+_Q_HALF = re.compile(
+    r"(?<![\w-])(?:H(?P<h>[12])\s+(?:of\s+)?(?P<y>\d{4})|(?P<y2>\d{4})[\s-]?H(?P<h2>[12]))(?![\w]|[-/.:,]\d)"
+)
 # Day/month written with digits, day first as in the UK ("5/11/2024" is 5 November). Only a
 # four-digit year: "5/11/24" could as well be a version or a score.
 _Q_DAY_MONTH = re.compile(
@@ -462,6 +478,7 @@ def find_candidates(query: str, now: datetime) -> list[Candidate]:
 
     def calendar(m: re.Match[str]) -> None:
         which, unit = m["which"].lower(), m["unit"].lower()
+        which = "this" if which == "the" else which
         if (
             which == "last"
             and unit in ("week", "month", "year")
@@ -538,6 +555,23 @@ def find_candidates(query: str, now: datetime) -> list[Candidate]:
     def recent(m: re.Match[str]) -> None:
         add(m, now - timedelta(days=30), now, "recent")
 
+    def the_other(m: re.Match[str]) -> None:
+        start = datetime(today.year, today.month, today.day, tzinfo=tz)
+        if m["unit"].lower() == "day":
+            add(m, start - timedelta(days=14), start, "recent")
+        else:
+            add(m, start - timedelta(days=28), start - timedelta(days=7), "recent")
+
+    def dotted(m: re.Match[str]) -> None:
+        year, month, day = int(m["y"]), int(m["mo"]), int(m["d"])
+        if _valid_year(year):
+            add(m, *day_span(date(year, month, day), tz), "day", month=month, day=day)
+
+    def half(m: re.Match[str]) -> None:
+        year = int(m["y"] or m["y2"])
+        if _valid_year(year):
+            add(m, *months_span(year, 1 if (m["h"] or m["h2"]) == "1" else 7, 6, tz), "period")
+
     table: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], None]], ...] = (
         (_Q_NUMERIC, numeric),
         (_Q_TEXT_YEAR, text_year),
@@ -564,6 +598,9 @@ def find_candidates(query: str, now: datetime) -> list[Candidate]:
         (_Q_DAY_RANGE, day_range),
         (_Q_ROLLING, rolling),
         (_Q_RECENT, recent),
+        (_Q_THE_OTHER, the_other),
+        (_Q_DOTTED, dotted),
+        (_Q_HALF, half),
     )
     for regex, handler in table:
         for m in regex.finditer(query):

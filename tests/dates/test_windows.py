@@ -805,3 +805,48 @@ def test_counted_weekdays(query: str, day: datetime) -> None:
 def test_a_run_of_months(query: str, start: datetime, end: datetime, yearly: bool) -> None:
     window = query_time_window(query, NOW)
     assert window is not None and (window.start, window.end, window.yearly) == (start, end, yearly), window
+
+
+# NOW is Wednesday 2025-06-18, 15:30.
+@pytest.mark.parametrize(
+    ("query", "start", "end", "text"),
+    [
+        # "back" is "ago" ("a few weeks back" read no date at all)
+        ("what did I fix a few weeks back", utc(2025, 5, 26), utc(2025, 6, 2), "a few weeks back"),
+        ("three days back", utc(2025, 6, 15), utc(2025, 6, 16), "three days back"),
+        ("two months back", utc(2025, 4, 1), utc(2025, 5, 1), "two months back"),
+        # vague, but past and near: the two weeks before today, the weeks before last week
+        ("what did I read the other day", utc(2025, 6, 4), utc(2025, 6, 18), "the other day"),
+        ("a bug I hit the other week", utc(2025, 5, 21), utc(2025, 6, 11), "the other week"),
+        # "mid-2024" with its hyphen, as "mid 2024" is May to August
+        ("what happened in mid-2024", utc(2024, 5, 1), utc(2024, 9, 1), "in mid-2024"),
+        # the year the query is in, named by its part
+        ("what did I plan at the start of the year", utc(2025, 1, 1), utc(2025, 5, 1), "start of the year"),
+        ("at the end of the month", utc(2025, 6, 21), utc(2025, 7, 1), "end of the month"),
+        # a half year written short, with its year
+        ("the roadmap for H2 2024", utc(2024, 7, 1), utc(2025, 1, 1), "H2 2024"),
+        ("H1 2025 goals", utc(2025, 1, 1), utc(2025, 7, 1), "H1 2025"),
+        # dotted dates are day first, as written in Germany, Russia, Norway, ...
+        ("what happened on 26.03.2025", utc(2025, 3, 26), utc(2025, 3, 27), "on 26.03.2025"),
+        ("the 5.11.2024 release", utc(2024, 11, 5), utc(2024, 11, 6), "5.11.2024"),
+    ],
+)
+def test_more_phrases_an_agent_says(query: str, start: datetime, end: datetime, text: str) -> None:
+    window = query_time_window(query, NOW)
+    assert window is not None, query
+    assert (window.start, window.end, window.text) == (start, end, text)
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "python 3.11.4 build",  # a version: no four-digit year after a day and month
+        "release 10.2.2024.1",  # a version of four parts
+        "set it back two days",  # no "ago": a number after "back"
+        "the H1 heading style",  # a heading, no half year without a year
+        "the other side of the day",
+        "a mid-2024-style layout",
+    ],
+)
+def test_words_like_these_phrases_are_no_window(query: str) -> None:
+    assert query_time_window(query, NOW) is None
