@@ -445,6 +445,15 @@ def _windows(query: str, now: datetime) -> list[TimeWindow]:
         # from that Friday to now, "since early May" from May 1 (of this year: tied to now).
         outer, outer_start = _preposition(query, pre_start) if pre in _MODIFIERS else ("", pre_start)
         how = outer if outer in _RANGE_WORDS else pre
+        # "the day before last Friday", "two days after this Christmas": counted from the date the
+        # modifier names, not every day before (after) it
+        offset = _OFFSET_RE.search(query, max(0, outer_start - 40), outer_start) if how != pre else None
+        if offset is not None and how in ("before", "prior to", "after"):
+            lo, hi = _offset_span(offset, how, replace(cand, lo=lo, hi=hi))
+            if lo < hi:
+                windows.append(TimeWindow(lo, hi, query[offset.start() : end], False))
+                found_at.append((cand, None))
+            continue
         if how != pre:
             yearly, pre_start = False, outer_start
         elif outer in _NEUTRAL_WORDS:

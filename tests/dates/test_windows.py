@@ -850,3 +850,26 @@ def test_more_phrases_an_agent_says(query: str, start: datetime, end: datetime, 
 )
 def test_words_like_these_phrases_are_no_window(query: str) -> None:
     assert query_time_window(query, NOW) is None
+
+
+# NOW is Wednesday 2025-06-18, 15:30; last Friday is 2025-06-13.
+@pytest.mark.parametrize(
+    ("query", "start", "end", "text"),
+    [
+        ("the day before last Friday", utc(2025, 6, 12), utc(2025, 6, 13), "the day before last Friday"),
+        ("the day after last Friday", utc(2025, 6, 14), utc(2025, 6, 15), "the day after last Friday"),
+        (
+            "2 days before last Christmas",
+            utc(2024, 12, 23),
+            utc(2024, 12, 24),
+            "2 days before last Christmas",
+        ),
+    ],
+)
+def test_a_span_counted_from_a_last_or_this_date(
+    query: str, start: datetime, end: datetime, text: str
+) -> None:
+    # "the day before last Friday" was every day before that Friday, up from the year 1
+    window = query_time_window(query, NOW)
+    assert window is not None, query
+    assert (window.start, window.end, window.text) == (start, end, text)
