@@ -33,6 +33,7 @@ from memsearch.dates.vocabulary import (
     NUMBER,
     ORD,
     PATTERN_FLAGS,
+    VAGUE_COUNTS,
     WEEKDAY,
     WEEKDAY_NUMBERS,
     month_number,
@@ -147,8 +148,8 @@ _Q_THIS_TIME = re.compile(r"\b(?:this|the\s+same)\s+time\s+last\s+year\b", re.IG
 # "the start of the year", "the end of the month": this one ("the" alone names no unit otherwise)
 _Q_CALENDAR = re.compile(
     r"\b(?P<which>this|current|last|previous|prior|past"
-    r"|(?:(?<=start\sof\s)|(?<=end\sof\s)|(?<=beginning\sof\s))the)"
-    r"\s+(?P<unit>week(?:end)?|fortnight|month|quarter|year)\b"
+    r"|(?:(?<=start\sof\s)|(?<=end\sof\s)|(?<=beginning\sof\s))the|(?<=earlier\s)in\s+the)"
+    r"\s+(?P<unit>week(?:end)?|fortnight|month|quarter|year)\b(?![-‐])"
     r"(?!\s*'s?\s*\d)",
     re.IGNORECASE,
 )
@@ -161,9 +162,12 @@ _Q_BEFORE_LAST = re.compile(
 _THE_JUST_BEFORE = re.compile(r"\bthe\s+$", re.IGNORECASE)
 _OF_JUST_AFTER = re.compile(r"\s+of\b", re.IGNORECASE)
 # "a fortnight ago today", "a year ago today": that very day, not the week or year around it
-# "three weeks back" is "three weeks ago"
+# "three weeks back" is "three weeks ago" where the phrase ends there ("a few days back home",
+# "two months back rent", "two weeks back at work" say where or what, not when)
 _Q_AGO = re.compile(
-    rf"\b(?P<n>{NUMBER})\s+{_UNIT}\s+(?:ago|back)\b(?P<today>\s+(?:today|to\s+the\s+day)\b)?",
+    rf"\b(?P<n>{NUMBER})\s+{_UNIT}\s+(?:ago\b|back(?=\s*(?:$|[,.;:!?)]|(?:when|i|we|you|he|she|they|it"
+    r"|there|my|our|the|that|this|what|did|was|were|had|have|someone|somebody)\b)))"
+    r"(?P<today>\s+(?:today|to\s+the\s+day)\b)?",
     re.IGNORECASE,
 )
 # A run of days in one month: "between 9 and 17 October 2025", "1-15 March", "March 3 to 7"
@@ -181,10 +185,24 @@ _Q_ROLLING = re.compile(
     rf"\b(?:(?:in|over|during|within|for)\s+)?(?:the\s+)?(?:past|last|previous|prior)\s+(?P<n>{NUMBER})\s+{_UNIT}\b",
     re.IGNORECASE,
 )
-_Q_RECENT = re.compile(r"\b(?:recently|lately|of\s+late)\b", re.IGNORECASE)
+_Q_RECENT = re.compile(
+    r"\b(?:recently|lately|of\s+late|in\s+recent\s+(?P<unit>days|weeks|months))\b", re.IGNORECASE
+)
+#: "Tuesday last week", "Friday of last week", "on Monday this week": that day of that week.
+_Q_WEEKDAY_OF_WEEK = re.compile(
+    rf"(?<![\w-])(?P<wd>{_WEEKDAY_NAMES})\s+(?:of\s+)?(?P<which>last|this|the\s+previous)\s+week\b",
+    re.IGNORECASE,
+)
 #: "the other day": some day of the last two weeks before today; "the other week": of the three
 #: weeks before last week (vague, as "recently" is).
-_Q_THE_OTHER = re.compile(r"\bthe\s+other\s+(?P<unit>day|week)\b(?!\s+of\b)", re.IGNORECASE)
+_Q_THE_OTHER = re.compile(
+    r"\bthe\s+other\s+(?P<unit>day|night|morning|evening|week)\b(?!\s+(?:of|shifts?|off|on|job|rate)\b)",
+    re.IGNORECASE,
+)
+#: "one day ..., the other day ...": the other of two, no time.
+_ONE_OF_TWO = re.compile(r"\bone\s+(?:day|night|morning|evening|week)\b", re.IGNORECASE)
+#: A version or an address, not a dotted date: "version 1.2.2025", "IP 10.1.2024".
+_VERSION_BEFORE = re.compile(r"\b(?:version|release|ver|v|build|rev|ip)\.?\s*$", re.IGNORECASE)
 #: Dotted dates are day first (Germany, Russia, Norway, ...), and only with a four-digit year:
 #: "3.11" is a version.
 _Q_DOTTED = re.compile(r"(?<![\w./:-])(?P<d>\d{1,2})\.(?P<mo>\d{1,2})\.(?P<y>\d{4})(?![\w.]|[,:-]\d)")
@@ -478,7 +496,7 @@ def find_candidates(query: str, now: datetime) -> list[Candidate]:
 
     def calendar(m: re.Match[str]) -> None:
         which, unit = m["which"].lower(), m["unit"].lower()
-        which = "this" if which == "the" else which
+        which = "this" if which.startswith(("the", "in")) else which
         if (
             which == "last"
             and unit in ("week", "month", "year")
@@ -532,6 +550,22 @@ def find_candidates(query: str, now: datetime) -> list[Candidate]:
         if n > 10000:
             return
         point = shift(now, n, unit)
+        if unit != "hour" and not m["today"] and VAGUE_COUNTS & set(m["n"].lower().split()):
+            # "a few days ago": from the n+2nd to the n-1st back (two to five), not the third alone
+            first = {"day": day_span, "week": week_span}.get(unit)
+            far, near = shift(now, n + 2, unit), shift(now, max(n - 1, 1), unit)
+            if first is not None:
+                add(m, first(far.date(), tz)[0], first(near.date(), tz)[1], "relative")
+            elif unit == "month":
+                add(
+                    m,
+                    month_span(far.year, far.month, tz)[0],
+                    month_span(near.year, near.month, tz)[1],
+                    "relative",
+                )
+            else:
+                add(m, year_span(far.year, tz)[0], year_span(near.year, tz)[1], "relative")
+            return
         if m["today"] and unit != "hour":
             add(m, *day_span(point.date(), tz), "relative")
         elif unit == "hour":
@@ -553,18 +587,26 @@ def find_candidates(query: str, now: datetime) -> list[Candidate]:
             add(m, shift(now, n, unit), now, "rolling")
 
     def recent(m: re.Match[str]) -> None:
-        add(m, now - timedelta(days=30), now, "recent")
+        days = {"days": 7, "months": 90}.get((m["unit"] or "").lower(), 30)
+        add(m, now - timedelta(days=days), now, "recent")
+
+    def weekday_of_week(m: re.Match[str]) -> None:
+        back = 0 if m["which"].lower() == "this" else 1
+        monday = today - timedelta(days=today.weekday() + 7 * back)
+        add(m, *day_span(monday + timedelta(days=WEEKDAY_NUMBERS[m["wd"][:3].lower()]), tz), "day")
 
     def the_other(m: re.Match[str]) -> None:
+        if _ONE_OF_TWO.search(query, 0, m.start()):
+            return
         start = datetime(today.year, today.month, today.day, tzinfo=tz)
-        if m["unit"].lower() == "day":
+        if m["unit"].lower() != "week":
             add(m, start - timedelta(days=14), start, "recent")
         else:
             add(m, start - timedelta(days=28), start - timedelta(days=7), "recent")
 
     def dotted(m: re.Match[str]) -> None:
         year, month, day = int(m["y"]), int(m["mo"]), int(m["d"])
-        if _valid_year(year):
+        if _valid_year(year) and not _VERSION_BEFORE.search(query, max(0, m.start() - 12), m.start()):
             add(m, *day_span(date(year, month, day), tz), "day", month=month, day=day)
 
     def half(m: re.Match[str]) -> None:
@@ -599,6 +641,7 @@ def find_candidates(query: str, now: datetime) -> list[Candidate]:
         (_Q_ROLLING, rolling),
         (_Q_RECENT, recent),
         (_Q_THE_OTHER, the_other),
+        (_Q_WEEKDAY_OF_WEEK, weekday_of_week),
         (_Q_DOTTED, dotted),
         (_Q_HALF, half),
     )

@@ -36,9 +36,9 @@ WEEKDAY = (
 )
 WEEKDAY_NUMBERS = {"mon": 0, "tue": 1, "wed": 2, "thu": 3, "fri": 4, "sat": 5, "sun": 6}
 ORD = r"(?:st|nd|rd|th)?"
-#: A count as a query writes it: "3", "two", "a couple of", "a few".
+#: A count as a query writes it: "3", "two", "a couple of", "a few", "some".
 NUMBER = (
-    r"(?:\d{1,4}|(?:a\s+)?couple(?:\s+of)?|(?:a\s+)?few|several|an?|one|two|three|four|five|six|seven"
+    r"(?:\d{1,4}|(?:a\s+)?couple(?:\s+of)?|(?:a\s+)?few|several|some|an?|one|two|three|four|five|six|seven"
     r"|eight|nine|ten|eleven|twelve)"
 )
 _NUMBER_WORDS = {
@@ -59,7 +59,10 @@ _NUMBER_WORDS = {
     "couple": 2,
     "few": 3,
     "several": 3,
+    "some": 3,
 }
+#: Counts that say "a few of them", not how many: "a few days ago" is two to five days back.
+VAGUE_COUNTS = frozenset({"few", "several", "some"})
 PATTERN_FLAGS = re.IGNORECASE | re.VERBOSE
 
 

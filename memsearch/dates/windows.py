@@ -129,13 +129,22 @@ def _part_of_unit(cand: Candidate, query: str, pre: str, now: datetime) -> Span 
     lo, hi = cand.lo, cand.hi
     if pre == "earlier":
         return (lo, min(hi, now)) if lo < now else None
-    which = unit["unit"].lower()
-    if which == "year":
-        return months_span(lo.year, _YEAR_THIRDS[pre], 4, lo.tzinfo or UTC)
-    if which == "month":
-        return third_resolver(lo.month, pre, lo.tzinfo or UTC)(lo.year)
-    first, stop = _WEEK_PARTS[pre]
-    return lo + timedelta(days=first), lo + timedelta(days=stop)
+    which, tz = unit["unit"].lower(), lo.tzinfo or UTC
+
+    def part(lo: datetime) -> Span:
+        if which == "year":
+            return months_span(lo.year, _YEAR_THIRDS[pre], 4, tz)
+        if which == "month":
+            return third_resolver(lo.month, pre, tz)(lo.year)
+        first, stop = _WEEK_PARTS[pre]
+        return lo + timedelta(days=first), lo + timedelta(days=stop)
+
+    span = part(lo)
+    # "the end of the month", not "of this month": the last one that has begun ("what did I
+    # finish at the end of the month", asked on the 18th, is last month's end)
+    if span[0] > now and query[cand.start : cand.start + 4].lower() == "the ":
+        span = part(shift(lo, 1, which) if which != "week" else lo - timedelta(days=7))
+    return span
 
 
 _NUMERIC_DAY_PRE = {

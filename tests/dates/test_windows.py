@@ -812,7 +812,7 @@ def test_a_run_of_months(query: str, start: datetime, end: datetime, yearly: boo
     ("query", "start", "end", "text"),
     [
         # "back" is "ago" ("a few weeks back" read no date at all)
-        ("what did I fix a few weeks back", utc(2025, 5, 26), utc(2025, 6, 2), "a few weeks back"),
+        ("what did I fix a few weeks back", utc(2025, 5, 12), utc(2025, 6, 9), "a few weeks back"),
         ("three days back", utc(2025, 6, 15), utc(2025, 6, 16), "three days back"),
         ("two months back", utc(2025, 4, 1), utc(2025, 5, 1), "two months back"),
         # vague, but past and near: the two weeks before today, the weeks before last week
@@ -822,7 +822,7 @@ def test_a_run_of_months(query: str, start: datetime, end: datetime, yearly: boo
         ("what happened in mid-2024", utc(2024, 5, 1), utc(2024, 9, 1), "in mid-2024"),
         # the year the query is in, named by its part
         ("what did I plan at the start of the year", utc(2025, 1, 1), utc(2025, 5, 1), "start of the year"),
-        ("at the end of the month", utc(2025, 6, 21), utc(2025, 7, 1), "end of the month"),
+        ("at the end of the month", utc(2025, 5, 21), utc(2025, 6, 1), "end of the month"),
         # a half year written short, with its year
         ("the roadmap for H2 2024", utc(2024, 7, 1), utc(2025, 1, 1), "H2 2024"),
         ("H1 2025 goals", utc(2025, 1, 1), utc(2025, 7, 1), "H1 2025"),
@@ -873,3 +873,54 @@ def test_a_span_counted_from_a_last_or_this_date(
     window = query_time_window(query, NOW)
     assert window is not None, query
     assert (window.start, window.end, window.text) == (start, end, text)
+
+
+MONDAY = datetime(2025, 6, 16, 15, 30, tzinfo=UTC)
+
+
+# NOW is Wednesday 2025-06-18, 15:30.
+@pytest.mark.parametrize(
+    ("query", "now", "start", "end"),
+    [
+        # "the end of the month" asked in a past tense is the last one that has begun, not the coming
+        ("what did I finish at the end of the month", NOW, utc(2025, 5, 21), utc(2025, 6, 1)),
+        ("at the end of the week", MONDAY, utc(2025, 6, 13), utc(2025, 6, 16)),
+        ("at the start of the year", NOW, utc(2025, 1, 1), utc(2025, 5, 1)),
+        # ... "end of this month" says this one
+        ("at the end of this month", NOW, utc(2025, 6, 21), utc(2025, 7, 1)),
+        # "earlier in the week" is "earlier this week"
+        ("what did I fix earlier in the week", NOW, utc(2025, 6, 16), UP_TO_NOW),
+        # a weekday of last week
+        ("on Tuesday last week", NOW, utc(2025, 6, 10), utc(2025, 6, 11)),
+        ("what did I do Friday of last week", NOW, utc(2025, 6, 13), utc(2025, 6, 14)),
+        ("on Monday this week", NOW, utc(2025, 6, 16), utc(2025, 6, 17)),
+        # a vague count is a few of them: two to five days ago, not the third alone
+        ("a few days ago", MONDAY, utc(2025, 6, 11), utc(2025, 6, 15)),
+        ("some weeks ago", NOW, utc(2025, 5, 12), utc(2025, 6, 9)),
+        ("the other night", NOW, utc(2025, 6, 4), utc(2025, 6, 18)),
+        ("in recent weeks", NOW, utc(2025, 5, 19, 15, 30), UP_TO_NOW),
+    ],
+)
+def test_phrases_the_sweep_found(query: str, now: datetime, start: datetime, end: datetime) -> None:
+    window = query_time_window(query, now)
+    assert window is not None, query
+    assert (window.start, window.end) == (start, end), window.dates()
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "I spent a few days back home",
+        "we had two days back to back",
+        "I owe three months back rent",
+        "after two weeks back at work",
+        "it took a couple of days back and forth",
+        "the other day shift is short-staffed",
+        "one day I rest, the other day I run",
+        "one week on, the other week off",
+        "version 1.2.2025 of the app",
+        "the start of the year-long project",
+    ],
+)
+def test_idioms_the_sweep_found_are_no_window(query: str) -> None:
+    assert query_time_window(query, NOW) is None
