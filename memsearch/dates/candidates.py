@@ -219,13 +219,13 @@ _APOSTROPHE = r"['’]"
 #: Days known by name, fixed in the calendar: (month, day). Movable ones (Easter, bank holidays)
 #: are yearly.MOVABLE_DAYS.
 _NAMED_DAYS: tuple[tuple[str, tuple[int, int]], ...] = (
-    (r"christmas\s+eve", (12, 24)),
-    (r"christmas\s+day", (12, 25)),
+    (r"(?:christmas|xmas)\s+eve", (12, 24)),
+    (r"(?:christmas|xmas)\s+day", (12, 25)),
     (r"boxing\s+day", (12, 26)),
     # "at Christmas", "last Christmas": the day; a Christmas party or market is some day before it,
     # the Christmas holidays or break the days around it
     (
-        r"christmas(?![\s-]+(?:part(?:y|ies)|trees?|cards?|markets?|shopping|lights|jumpers?|lists?"
+        r"(?:christmas|xmas)(?![\s-]+(?:part(?:y|ies)|trees?|cards?|markets?|shopping|lights|jumpers?|lists?"
         r"|presents?|gifts?|decorations?|songs?|carols?|films?|movies?|adverts?|fairs?|concerts?|plays?"
         r"|holidays?|break|week|season|period|time|closure|shutdown|rush)\b)",
         (12, 25),

@@ -924,3 +924,20 @@ def test_phrases_the_sweep_found(query: str, now: datetime, start: datetime, end
 )
 def test_idioms_the_sweep_found_are_no_window(query: str) -> None:
     assert query_time_window(query, NOW) is None
+
+
+@pytest.mark.parametrize(
+    ("query", "start"),
+    [
+        ("what did we do at Xmas", utc(2024, 12, 25)),
+        ("xmas eve", utc(2024, 12, 24)),
+        ("since last Xmas", utc(2024, 12, 25)),
+    ],
+)
+def test_xmas_is_christmas(query: str, start: datetime) -> None:
+    window = query_time_window(query, NOW)
+    assert window is not None and window.start == start, query
+
+
+def test_an_xmas_thing_is_no_day() -> None:
+    assert query_time_window("the xmas party playlist", NOW) is None
