@@ -188,6 +188,12 @@ _Q_ROLLING = re.compile(
 _Q_RECENT = re.compile(
     r"\b(?:recently|lately|of\s+late|in\s+recent\s+(?P<unit>days|weeks|months))\b", re.IGNORECASE
 )
+#: "on the 3rd": the latest 3rd of a month not after now ("the 3rd floor" is no day).
+_Q_ORDINAL_DAY = re.compile(
+    r"(?<![\w'’])the\s+(?P<d>\d{1,2})(?:st|nd|rd|th)(?:\s+of\s+(?:the|this)\s+month)?(?![\w'’])"
+    r"(?!\s+(?!(?:of|i|we|and|or|when|at|in|with|you|he|she|they|it|my|our)\b)[a-z])",
+    re.IGNORECASE,
+)
 #: "Tuesday last week", "Friday of last week", "on Monday this week": that day of that week.
 _Q_WEEKDAY_OF_WEEK = re.compile(
     rf"(?<![\w-])(?P<wd>{_WEEKDAY_NAMES})\s+(?:of\s+)?(?P<which>last|this|the\s+previous)\s+week\b",
@@ -590,6 +596,16 @@ def find_candidates(query: str, now: datetime) -> list[Candidate]:
         days = {"days": 7, "months": 90}.get((m["unit"] or "").lower(), 30)
         add(m, now - timedelta(days=days), now, "recent")
 
+    def ordinal_day(m: re.Match[str]) -> None:
+        day, month = int(m["d"]), datetime(today.year, today.month, 1, tzinfo=tz)
+        for _ in range(3):  # this month's, else the last month that has that day
+            with contextlib.suppress(ValueError):
+                lo, hi = day_span(date(month.year, month.month, day), tz)
+                if lo <= now:
+                    add(m, lo, hi, "day", needs_pre=True, month=month.month, day=day)
+                    return
+            month = shift_months(month, 1)
+
     def weekday_of_week(m: re.Match[str]) -> None:
         back = 0 if m["which"].lower() == "this" else 1
         monday = today - timedelta(days=today.weekday() + 7 * back)
@@ -642,6 +658,7 @@ def find_candidates(query: str, now: datetime) -> list[Candidate]:
         (_Q_RECENT, recent),
         (_Q_THE_OTHER, the_other),
         (_Q_WEEKDAY_OF_WEEK, weekday_of_week),
+        (_Q_ORDINAL_DAY, ordinal_day),
         (_Q_DOTTED, dotted),
         (_Q_HALF, half),
     )

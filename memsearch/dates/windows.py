@@ -65,7 +65,8 @@ _PHRASE_START = r"(?:^|(?<=[\s(\[\"',;:]))"
 # Words that may stand right before an expression and change or confirm its meaning.
 _PRE_RE = re.compile(
     _PHRASE_START + r"(?P<pre>in|on|during|around|over|since|before|after|from|until|till|through|throughout"
-    r"|between|by|as\s+of|prior\s+to|last|this|earlier|early|late|mid|end\s+of|start\s+of|beginning\s+of)"
+    r"|between|by|as\s+of|prior\s+to|last|this\s+past|this|earlier|early|late|mid|end\s+of|start\s+of"
+    r"|beginning\s+of)"
     r"[\s-]+(?:the\s+)?$",
     re.IGNORECASE,
 )
@@ -313,7 +314,8 @@ def _preposition(query: str, start: int) -> tuple[str, int]:
     m = _PRE_RE.search(query, max(0, start - 30), start)
     if m is None:
         return "", start
-    return " ".join(m["pre"].lower().split()), m.start()
+    pre = " ".join(m["pre"].lower().split())
+    return ("last" if pre == "this past" else pre), m.start()  # "this past Tuesday", "this past March"
 
 
 def _anchor_at(
@@ -469,8 +471,12 @@ def _windows(query: str, now: datetime) -> list[TimeWindow]:
             pre_start = outer_start
         if pre:
             start = pre_start
-        if pre in _RANGE_JOIN:
-            join = _RANGE_JOIN[pre].match(query, cand.end)
+        # "from the start of the year to now": the range word before a modifier joins the range
+        joiner = pre if pre in _RANGE_JOIN else outer if outer in _RANGE_JOIN else ""
+        if joiner and joiner == outer:
+            start = outer_start
+        if joiner:
+            join = _RANGE_JOIN[joiner].match(query, cand.end)
             weekday = cand.kind == "weekday"
             other = _anchor_at(query, join.end(), now, [c for c, _, _ in chosen], weekday) if join else None
             if join is not None and other is None and (to_now := _NOW.match(query, join.end())):
@@ -478,7 +484,7 @@ def _windows(query: str, now: datetime) -> list[TimeWindow]:
             elif other is not None:
                 consumed.add(id(other))
                 yearly = yearly and not other.has_year  # "from May to July 2023" is one year's
-                (alo, ahi), (blo, bhi) = _align_years(cand, other)
+                (alo, ahi), (blo, bhi) = _align_years(replace(cand, lo=lo, hi=hi), other)
                 if weekday and other.kind == "weekday" and blo < alo:  # the week before: both ends in it
                     alo, ahi = alo - timedelta(days=7), ahi - timedelta(days=7)
                 lo, hi, end = min(alo, blo), max(ahi, bhi), other.end

@@ -941,3 +941,26 @@ def test_xmas_is_christmas(query: str, start: datetime) -> None:
 
 def test_an_xmas_thing_is_no_day() -> None:
     assert query_time_window("the xmas party playlist", NOW) is None
+
+
+# NOW is Wednesday 2025-06-18, 15:30.
+@pytest.mark.parametrize(
+    ("query", "start", "end"),
+    [
+        ("what did I do this past Tuesday", utc(2025, 6, 17), utc(2025, 6, 18)),
+        ("this past March", utc(2025, 3, 1), utc(2025, 4, 1)),
+        ("what did I do on the 3rd", utc(2025, 6, 3), utc(2025, 6, 4)),
+        ("on the 20th", utc(2025, 5, 20), utc(2025, 5, 21)),  # the 20th of June is still to come
+        ("from the start of the year to now", utc(2025, 1, 1), UP_TO_NOW),
+        ("from the start of the month until today", utc(2025, 6, 1), utc(2025, 6, 19)),
+    ],
+)
+def test_more_phrases_the_sweep_found(query: str, start: datetime, end: datetime) -> None:
+    window = query_time_window(query, NOW)
+    assert window is not None, query
+    assert (window.start, window.end) == (start, end), window.dates()
+
+
+@pytest.mark.parametrize("query", ["I live on the 3rd floor", "on the 2nd attempt it worked"])
+def test_an_ordinal_before_a_thing_is_no_day(query: str) -> None:
+    assert query_time_window(query, NOW) is None
