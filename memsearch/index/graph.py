@@ -112,6 +112,7 @@ class _Table:
         # A stable sort keeps each entity's chunks in id order.
         by_entity = np.argsort(self.entities, kind="stable")
         self.chunks = np.repeat(np.arange(size, dtype=np.int64), lengths)[by_entity]
+        self.chunks.flags.writeable = False  # chunk_ids() hands out views of it
         self.entity_starts = np.zeros(len(numbers) + 1, dtype=np.int64)
         np.cumsum(np.bincount(self.entities, minlength=len(numbers)), out=self.entity_starts[1:])
         self.stale: set[int] = set()
@@ -201,7 +202,8 @@ class EntityGraph:
             chunks[key].add(chunk_id)
         if self._table is not None:
             for key in keys:
-                self._df[self._number(key)] += 1
+                number = self._number(key)  # first: numbering a new name may grow the array
+                self._df[number] += 1
         self._changed(chunk_id, keys)
 
     def remove(self, chunk_id: int) -> None:

@@ -206,3 +206,15 @@ def test_aliases_in_a_cycle_stand_for_one_name():
     g.add(0, ["Big Blue"])
     g.add(1, ["the autoclave"])
     assert g.resolve("Big Blue") == g.resolve("the autoclave")
+
+
+def test_names_new_to_a_graph_that_has_answered_a_query_are_counted():
+    """After the first walk, the graph counts entities over arrays; a name it has never seen gets
+    a number, and the array of counts grows for it (the add raised IndexError at its 16th name)."""
+    g = EntityGraph()
+    g.add(0, ["a"])
+    g.walk(["a"], 1)
+    for i in range(1, 40):
+        g.add(i, ["a", f"e{i}"])
+    assert np.array_equal(g.walk(["a"], 40), _rebuilt(g).walk(["a"], 40))
+    assert g.chunk_ids("a").tolist() == list(range(40))
