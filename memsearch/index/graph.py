@@ -16,9 +16,9 @@ The edges are not stored: the weight of an edge is the number of chunks that nam
 a seed's neighbours are counted from its own chunks when a query first needs them, and kept until
 the graph changes. Loading is then just the chunk -> entities table (networkx took seconds to
 rebuild a million edges at 100k chunks, and a gigabyte to hold them). The counting reads that
-table as two arrays (:class:`_Table`, made when a query first needs it), not as a tuple per chunk:
-a person named in 8,000 of 100k chunks took 15 ms to count, and a query's first walk from its
-seeds 3.5 ms a query (the bench's first pass).
+table as two arrays (:class:`_Table`) once they pay (:data:`TABLE_AFTER`), not as a tuple per
+chunk: a person named in 8,000 of 100k chunks took 15 ms to count, and a query's first walk from
+its seeds 3.5 ms a query (the bench's first pass).
 """
 
 from __future__ import annotations
@@ -66,6 +66,11 @@ MAX_RESOLVED_NAMES = 200_000
 #: Chunks changed since the arrays of :class:`_Table` were made, as a share of all chunks, above
 #: which they are made anew (below it, the changed chunks are read from the table of tuples).
 MAX_STALE_SHARE = 0.02
+#: The arrays of :class:`_Table` are made once the seeds' neighbours, counted from the table of
+#: tuples, have read this many times as many entity mentions as the graph holds (making them is
+#: about one pass over those): a process answering one query (the CLI at 100k chunks: 0.13 s to
+#: make them) does not, a server soon does.
+TABLE_AFTER = 1.0
 
 _WORD = re.compile(r"[#@]?[\w][\w'’\-.]*", re.UNICODE)
 
@@ -169,6 +174,8 @@ class EntityGraph:
         self._keys: list[str] = []
         self._df = np.zeros(0, dtype=np.int64)
         self._table: _Table | None = None
+        self._mentions = 0  # entity mentions over all chunks
+        self._counted = 0  # mentions read counting neighbours from the table of tuples
 
     def __len__(self) -> int:
         return len(self._chunk_entities)
@@ -197,6 +204,7 @@ class EntityGraph:
         if chunk_id in self._chunk_entities:
             self.remove(chunk_id)
         self._chunk_entities[chunk_id] = keys
+        self._mentions += len(keys)
         chunks = self._chunks
         for key in keys:
             chunks[key].add(chunk_id)
@@ -208,6 +216,7 @@ class EntityGraph:
 
     def remove(self, chunk_id: int) -> None:
         keys = self._chunk_entities.pop(chunk_id, ())
+        self._mentions -= len(keys)
         for key in keys:
             self._chunks[key].discard(chunk_id)
             if not self._chunks[key]:
@@ -335,6 +344,29 @@ class EntityGraph:
             self._id_arrays[key] = ids
         return ids
 
+    def _neighbour_counts(
+        self, seed: str
+    ) -> tuple[np.ndarray, np.ndarray, Callable[[np.ndarray], list[str]]]:
+        """(chunks each neighbour shares with ``seed``, chunks that name each, the keys of some of
+        them by position) over the seed's neighbours: what :meth:`neighbours` counts, over the
+        arrays of :class:`_Table` once they pay (:data:`TABLE_AFTER`)."""
+        if self._table is None and self._counted < TABLE_AFTER * self._mentions:
+            shared = self.neighbours(seed)
+            self._counted += sum(shared.values()) + len(self._chunks[seed])
+            others = list(shared)
+            counts = np.fromiter(shared.values(), dtype=np.float64, count=len(others))
+            df = np.fromiter(
+                map(len, map(self._chunks.__getitem__, others)), dtype=np.float64, count=len(others)
+            )
+            return counts, df, lambda picked: [others[i] for i in picked.tolist()]
+        numbers, counts = self._co_counts(seed)
+        keys = self._keys
+        return (
+            counts,
+            self._df[numbers].astype(np.float64),
+            lambda picked: [keys[i] for i in numbers[picked].tolist()],
+        )
+
     def _co_counts(self, seed: str) -> tuple[np.ndarray, np.ndarray]:
         """(entity numbers, chunks each shares with ``seed``) of the seed's neighbours: what
         :meth:`neighbours` counts, over arrays."""
@@ -366,20 +398,18 @@ class EntityGraph:
         * df other)."""
         best = self._fanout.get(seed)
         if best is None:
-            numbers, counts = self._co_counts(seed)
-            df = self._df[numbers].astype(np.float64)
+            counts, df, names = self._neighbour_counts(seed)
             assoc = counts / np.sqrt(len(self._chunks[seed]) * df)
             # Every neighbour at least as strong as the MAX_FANOUT-th, then the strongest of them
             # (a seed has ~150 neighbours at 100k chunks, a person thousands: not one tuple each).
-            cut = len(numbers) - MAX_FANOUT
+            cut = len(assoc) - MAX_FANOUT
             picked = (
-                np.flatnonzero(assoc >= np.partition(assoc, cut)[cut]) if cut > 0 else np.arange(len(numbers))
+                np.flatnonzero(assoc >= np.partition(assoc, cut)[cut]) if cut > 0 else np.arange(len(assoc))
             )
-            keys = self._keys
             strongest = sorted(
                 zip(
                     assoc[picked].tolist(),
-                    [keys[i] for i in numbers[picked].tolist()],
+                    names(picked),
                     df[picked].tolist(),
                     strict=True,
                 ),
@@ -528,6 +558,7 @@ class EntityGraph:
                 graph.remove(cid)
             keys = tuple(dict.fromkeys(k for k in map(resolve, saved) if k))
             table[cid] = keys
+            graph._mentions += len(keys)
             for key in keys:
                 chunks[key].add(cid)
         return graph

@@ -93,16 +93,21 @@ def _rebuilt(g: EntityGraph) -> EntityGraph:
     return fresh
 
 
-@pytest.mark.parametrize("stale_share", [0.0, 0.05, 1.0])
-def test_walk_after_updates_equals_a_fresh_graph(tmp_path, monkeypatch, stale_share):
+@pytest.mark.parametrize(
+    ("stale_share", "table_after"),
+    [(0.0, 0.0), (0.05, 0.0), (1.0, 0.0), (0.05, 1.0), (0.05, float("inf"))],
+)
+def test_walk_after_updates_equals_a_fresh_graph(tmp_path, monkeypatch, stale_share, table_after):
     """Cached neighbours and id arrays never outlive a change: same walk as a graph built anew,
     whether the arrays of the chunk -> entities table are made anew after every change (0.0),
-    now and then (0.05), or never, the changed chunks read beside them (1.0)."""
+    now and then (0.05), or never, the changed chunks read beside them (1.0); made at the first
+    walk (0.0), once counting without them has read the graph's mentions once (1.0), or never."""
     import random
 
     from memsearch.index import graph as graph_module
 
     monkeypatch.setattr(graph_module, "MAX_STALE_SHARE", stale_share)
+    monkeypatch.setattr(graph_module, "TABLE_AFTER", table_after)
     rnd = random.Random(5)
     names = [f"e{i}" for i in range(40)] + ["hub"]
     g = EntityGraph()
@@ -208,13 +213,32 @@ def test_aliases_in_a_cycle_stand_for_one_name():
     assert g.resolve("Big Blue") == g.resolve("the autoclave")
 
 
-def test_names_new_to_a_graph_that_has_answered_a_query_are_counted():
+def test_names_new_to_a_graph_that_has_answered_a_query_are_counted(monkeypatch):
     """After the first walk, the graph counts entities over arrays; a name it has never seen gets
     a number, and the array of counts grows for it (the add raised IndexError at its 16th name)."""
+    from memsearch.index import graph as graph_module
+
+    monkeypatch.setattr(graph_module, "TABLE_AFTER", 0.0)
     g = EntityGraph()
     g.add(0, ["a"])
     g.walk(["a"], 1)
+    assert g._table is not None
     for i in range(1, 40):
         g.add(i, ["a", f"e{i}"])
     assert np.array_equal(g.walk(["a"], 40), _rebuilt(g).walk(["a"], 40))
     assert g.chunk_ids("a").tolist() == list(range(40))
+
+
+def test_a_graph_makes_its_arrays_once_counting_without_them_has_read_it_once():
+    """One query's seeds are counted from the table of tuples (a process answering one query does
+    not pay for the arrays); once those counts have read as many mentions as the graph holds, the
+    arrays are made, and the walks stay the same."""
+    g = EntityGraph()
+    for i in range(1000):
+        g.add(i, [f"e{i % 50}", f"f{i % 70}"])
+    before = g.walk(["e1"], 1000)
+    assert g._table is None
+    seeds = [f"e{i}" for i in range(2, 50)]
+    made = next((n for n, seed in enumerate(seeds) if g.walk([seed], 1000) is not None and g._table), None)
+    assert made is not None and made > 5  # a few queries' seeds first
+    assert np.array_equal(g.walk(["e1"], 1000), before)
