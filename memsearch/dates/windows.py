@@ -132,7 +132,7 @@ def _part_of_unit(cand: Candidate, query: str, pre: str, now: datetime) -> Span 
         return (lo, min(hi, now)) if lo < now else None
     which, tz = unit["unit"].lower(), lo.tzinfo or UTC
 
-    def part(lo: datetime) -> Span:
+    def part(lo: datetime) -> Span | None:
         if which == "year":
             return months_span(lo.year, _YEAR_THIRDS[pre], 4, tz)
         if which == "month":
@@ -143,7 +143,7 @@ def _part_of_unit(cand: Candidate, query: str, pre: str, now: datetime) -> Span 
     span = part(lo)
     # "the end of the month", not "of this month": the last one that has begun ("what did I
     # finish at the end of the month", asked on the 18th, is last month's end)
-    if span[0] > now and query[cand.start : cand.start + 4].lower() == "the ":
+    if span is not None and span[0] > now and query[cand.start : cand.start + 4].lower() == "the ":
         span = part(shift(lo, 1, which) if which != "week" else lo - timedelta(days=7))
     return span
 
