@@ -186,7 +186,9 @@ _Q_ROLLING = re.compile(
     re.IGNORECASE,
 )
 _Q_RECENT = re.compile(
-    r"\b(?:recently|lately|of\s+late|in\s+recent\s+(?P<unit>days|weeks|months))\b", re.IGNORECASE
+    r"\b(?:recently|lately|of\s+late|in\s+recent\s+(?P<unit>days|weeks|months)|not\s+long\s+ago"
+    r"|a\s+(?:little|short)\s+while\s+(?:ago|back))\b",
+    re.IGNORECASE,
 )
 #: "on the 3rd": the latest 3rd of a month not after now ("the 3rd floor" is no day).
 _Q_ORDINAL_DAY = re.compile(

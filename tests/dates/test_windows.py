@@ -964,3 +964,12 @@ def test_more_phrases_the_sweep_found(query: str, start: datetime, end: datetime
 @pytest.mark.parametrize("query", ["I live on the 3rd floor", "on the 2nd attempt it worked"])
 def test_an_ordinal_before_a_thing_is_no_day(query: str) -> None:
     assert query_time_window(query, NOW) is None
+
+
+@pytest.mark.parametrize(
+    "query", ["what did I read not long ago", "a little while ago", "a short while back"]
+)
+def test_not_long_ago_is_recently(query: str) -> None:
+    window = query_time_window(query, NOW)
+    assert window is not None, query
+    assert (window.start, window.end) == (NOW - timedelta(days=30), UP_TO_NOW)
