@@ -365,6 +365,23 @@ def _align_years(first: Candidate, second: Candidate) -> tuple[Span, Span]:
     return a, b
 
 
+#: "before last" after a yearless day, month or season: the occurrence before the last one.
+_BEFORE_LAST_AFTER = re.compile(r"\s+before\s+last\b(?!\s+(?:week|month|year|time)\b)", re.IGNORECASE)
+
+
+def _before_last(cand: Candidate, now: datetime) -> Span | None:
+    """The occurrence of a yearless day (begun) or month or period (ended) before its last one."""
+    assert cand.resolve is not None
+    seen = 0
+    for year in range(now.year + 1, now.year - 4, -1):
+        span = cand.resolve(year)
+        if span is not None and (span[1] <= now if cand.kind in ("month", "period") else span[0] <= now):
+            seen += 1
+            if seen == 2:
+                return span
+    return None
+
+
 def _windows(query: str, now: datetime) -> list[TimeWindow]:
     found = find_candidates(query, now)
     # Bare months, years and weekdays only count after a preposition ("in May", not "May I").
@@ -379,8 +396,14 @@ def _windows(query: str, now: datetime) -> list[TimeWindow]:
                 "weekday": _WEEKDAY_PRE,
                 "day": _NUMERIC_DAY_PRE,
             }[cand.kind]
-            if pre not in allowed and not (cand.kind == "month" and _YEAR_NAMED_AFTER.match(query, cand.end)):
-                continue  # "March last year" needs no word before it: the year says it is a date
+            # "March last year", "the summer before last" need no word before them: what follows
+            # says they are dates
+            if (
+                pre not in allowed
+                and not (cand.kind == "month" and _YEAR_NAMED_AFTER.match(query, cand.end))
+                and not (cand.resolve is not None and _BEFORE_LAST_AFTER.match(query, cand.end))
+            ):
+                continue
             if cand.kind == "month" and cand.month == 5 and pre in ("this", "last", "by", "over", "around"):
                 continue  # "this may help", "by may be", "handed over may be deleted"
             if cand.season == "fall" and pre in ("this", "by", "over", "around"):
@@ -425,6 +448,20 @@ def _windows(query: str, now: datetime) -> list[TimeWindow]:
                     text = query[m.start() : cand.end]
                     windows.append(TimeWindow(lo, hi, text, yearly=resolve_counted is not None))
                     found_at.append((cand, resolve_counted))
+            continue
+        before_last = (
+            _BEFORE_LAST_AFTER.match(query, cand.end)
+            if cand.resolve is not None and not cand.has_year
+            else None
+        )
+        if before_last is not None:  # "the summer before last", "the Christmas before last"
+            span = _before_last(cand, now)
+            if span is not None:
+                start = pre_start if pre else cand.start
+                if query[max(0, start - 4) : start].lower() == "the ":
+                    start -= 4
+                windows.append(TimeWindow(span[0], span[1], query[start : before_last.end()], False))
+                found_at.append((cand, None))
             continue
         lo, hi, start, end = cand.lo, cand.hi, cand.start, cand.end
         resolve = cand.resolve

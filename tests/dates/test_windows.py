@@ -973,3 +973,20 @@ def test_not_long_ago_is_recently(query: str) -> None:
     window = query_time_window(query, NOW)
     assert window is not None, query
     assert (window.start, window.end) == (NOW - timedelta(days=30), UP_TO_NOW)
+
+
+# NOW is Wednesday 2025-06-18, 15:30.
+@pytest.mark.parametrize(
+    ("query", "start", "end", "text"),
+    [
+        ("what did we do the summer before last", utc(2023, 6, 1), utc(2023, 9, 1), "the summer before last"),
+        ("the Christmas before last", utc(2023, 12, 25), utc(2023, 12, 26), "the Christmas before last"),
+        ("at Easter before last", utc(2024, 3, 31), utc(2024, 4, 1), "Easter before last"),
+        ("in the May before last", utc(2024, 5, 1), utc(2024, 6, 1), "in the May before last"),
+    ],
+)
+def test_a_season_or_day_before_last(query: str, start: datetime, end: datetime, text: str) -> None:
+    # "the Christmas before last" read every Christmas, "the summer before last" nothing
+    window = query_time_window(query, NOW)
+    assert window is not None, query
+    assert (window.start, window.end, window.text, window.yearly) == (start, end, text, False)
