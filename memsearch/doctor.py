@@ -26,7 +26,7 @@ from memsearch.embedders.choice import choose_embedder, embedder_for, index_mani
 from memsearch.embedders.ollama import OllamaEmbedder
 from memsearch.errors import MemsearchError
 from memsearch.index import loading
-from memsearch.index.backend import read_backend
+from memsearch.index.backend import BackendSpec, read_backend
 from memsearch.languages import DEFAULT as DEFAULT_LANGUAGE
 from memsearch.languages import LANGUAGES, display_name
 from memsearch.paths import default_home
@@ -139,6 +139,35 @@ def _ollama(embedder: Any, needed: bool, timeout: float) -> dict[str, Any]:
     return report
 
 
+def _collection_problem(backend: BackendSpec, home: Path) -> str | None:
+    """What the backend's collection lacks of the index, or holds beyond it, read from the collection
+    itself (its record said a push succeeded: a collection dropped on the server since, or rows
+    deleted, read "ok" until a search fell back); None when it holds every chunk and no other."""
+    from memsearch.index import milvus, milvus_push  # pymilvus only where a backend is recorded
+
+    manifest = loading.read_manifest(home)
+    ids = {int(cid) for entry in manifest.get("files", {}).values() for cid in entry.get("chunks", [])}
+    name = f"Milvus collection {backend.collection_name!r} at {backend.uri}"
+    try:
+        client = milvus.client_for(backend)
+        have = milvus_push.existing_rows(client, backend, int(manifest.get("next_id", 0)))
+    except MemsearchError as exc:
+        return f"{exc} (searches use the built-in indexes until it answers)"
+    except Exception as exc:  # the server's own error: said, doctor goes on
+        return f"the {name} did not answer ({type(exc).__name__}: {exc}); searches use the built-in indexes"
+    missing, extra = len(ids - have.keys()), len(have.keys() - ids)
+    if not missing and not extra:
+        return None
+    fix = (
+        f"`memsearch index --backend {backend.uri}` compares it with the index in full"
+        " and pushes the difference"
+    )
+    if not have:
+        return f"the {name} holds none of this vault's rows (the index has {len(ids)} chunks): {fix}"
+    beyond = f" and holds {extra} rows the index no longer has" if extra else ""
+    return f"the {name} lacks {missing} of the index's {len(ids)} chunks{beyond}: {fix}"
+
+
 def diagnose(
     vault: Path,
     index_dir: Path | None = None,
@@ -184,6 +213,8 @@ def diagnose(
                 f"the backend is behind the index ({backend.pending}); the next `memsearch index` pushes it"
                 " (searches use the built-in indexes until then)"
             )
+        elif built and (lacking := _collection_problem(backend, home)):
+            problems.append(lacking)
 
     # The embedder a reindex would use now.
     choice = choose_embedder(vault, embedder, None, home)

@@ -365,3 +365,24 @@ def test_a_lite_file_deleted_since_the_last_push_is_made_anew_by_the_next_run(tm
     response = engine.search("ed25519 signing key", k=3)
     assert response.results and not response.health.fallbacks, response.health.fallbacks
     milvus.forget_client(spec)
+
+
+def test_doctor_opens_the_collection_and_says_what_it_lacks(server, vault_copy):
+    # doctor read only the backend's record: a collection dropped on the server, or missing rows,
+    # read "ok" until a search fell back.
+    from memsearch.doctor import diagnose
+
+    index_vault(vault_copy, backend=server.uri)
+    spec = read_backend(vault_copy / ".memsearch")
+    assert not [p for p in diagnose(vault_copy)["problems"] if "Milvus" in p]
+    client = milvus.client_for(spec)
+    gone = sorted(r["chunk_id"] for r in _rows(spec, f'vault == "{spec.vault_id}"'))[:2]
+    client.delete(spec.collection_name, filter=f'vault == "{spec.vault_id}" and chunk_id in {gone}')
+    problems = [p for p in diagnose(vault_copy)["problems"] if "Milvus" in p]
+    assert len(problems) == 1 and "2 of the index's" in problems[0], problems
+    assert f"memsearch index --backend {spec.uri}" in problems[0]
+    milvus.drop(spec)
+    problems = [p for p in diagnose(vault_copy)["problems"] if "Milvus" in p]
+    assert len(problems) == 1 and "holds none" in problems[0], problems
+    index_vault(vault_copy, backend=server.uri)  # chosen again: compared in full, pushed
+    assert not [p for p in diagnose(vault_copy)["problems"] if "Milvus" in p]
