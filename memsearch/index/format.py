@@ -105,14 +105,29 @@ def manifest_buckets(manifest: Mapping[str, Any], paths: Iterable[str] | None = 
     return out
 
 
+#: The manifest's fields that are objects when present (a string there failed far from here).
+_MANIFEST_OBJECTS = ("embedder", "index_settings", "skipped", "modalities")
+
+
 def decode_manifest(head: bytes, buckets: Iterable[bytes]) -> dict[str, Any]:
     """The whole manifest from ``manifest.json`` and its buckets: ``files`` sorted, ``gaps`` gathered."""
     manifest = json.loads(head)
     if not isinstance(manifest, dict):
         raise ValueError("manifest.json is not an object")
+    for key in _MANIFEST_OBJECTS:
+        if not isinstance(manifest.get(key) or {}, dict):
+            raise ValueError(f"its {key!r} is not an object")
     files: dict[str, Any] = {}
     for raw in buckets:
-        files.update(json.loads(raw))
+        bucket = json.loads(raw)
+        if not isinstance(bucket, dict) or not all(
+            isinstance(entry, dict)
+            and isinstance(entry.get("chunks"), list)
+            and isinstance(entry.get("shard"), str)
+            for entry in bucket.values()
+        ):
+            raise ValueError("a bucket of its files is not a table of entries")
+        files.update(bucket)
     manifest["files"] = dict(sorted(files.items()))
     manifest["gaps"] = sorted(cid for entry in files.values() for cid in entry.get("gaps", ()))
     return manifest
@@ -176,6 +191,8 @@ def chunk_to_json(chunk_id: int, chunk: Chunk, **extra: Any) -> str:
 def chunk_from_json(line: str | bytes) -> tuple[int, Chunk]:
     """``(id, chunk)`` from a line :func:`chunk_to_json` wrote (extra keys such as the embed hash dropped)."""
     data = json.loads(line)
+    if not isinstance(data, dict):
+        raise ValueError(f"a line of the shard is {type(data).__name__}, not a chunk")
     chunk_id = data.pop("id")
     data.pop("embed_sha256", None)
     data["timestamp"] = datetime.fromisoformat(data["timestamp"]) if data["timestamp"] else None
@@ -202,7 +219,10 @@ def encode_vectors(matrix: np.ndarray) -> bytes:
 
 def decode_vectors(data: bytes, dim: int) -> np.ndarray:
     """The matrix of a vectors file; ValueError unless it is (n, ``dim``) float32 and finite."""
-    matrix = np.load(io.BytesIO(data), allow_pickle=False)
+    try:
+        matrix = np.load(io.BytesIO(data), allow_pickle=False)
+    except (ValueError, EOFError, OSError) as exc:  # numpy's words ("allow_pickle=True") are no advice here
+        raise ValueError(f"not a .npy array of vectors ({type(exc).__name__})") from exc
     if matrix.ndim != 2 or matrix.shape[1] != dim or matrix.dtype != np.float32:
         raise ValueError(f"vectors of shape {matrix.shape} ({matrix.dtype}), expected (n, {dim}) float32")
     if not np.isfinite(matrix).all():

@@ -281,3 +281,45 @@ def test_recover_drops_an_unfinished_batch_commit(vault_copy, monkeypatch):
     assert "dropped an unfinished batch commit" in notes
     assert git(repo_of(vault_copy), "for-each-ref", "refs/memsearch") == ""
     assert repo.head() == head
+
+
+def _shard(repo):
+    return next((repo / "shards").rglob("*.jsonl"))
+
+
+def _vectors(repo):
+    return next((repo / "shards").rglob("*.npy"), None) or next(repo.rglob("*.npy"))
+
+
+def _manifest_of_wrong_types(repo):
+    manifest = repo / "manifest.json"
+    data = json.loads(manifest.read_text())
+    data.update(embedder="x", index_settings="x", skipped="x")
+    manifest.write_text(json.dumps(data))
+    return manifest
+
+
+@pytest.mark.parametrize(
+    "corrupt",
+    [
+        lambda repo: _shard(repo).write_text("null\n"),  # JSON, but no object
+        lambda repo: _shard(repo).write_text('"x"\n'),
+        lambda repo: _vectors(repo).write_bytes(b""),  # numpy's EOFError read as Ctrl-C: "Aborted!"
+        _manifest_of_wrong_types,  # AttributeError; and `memsearch index` could not rebuild it
+    ],
+    ids=["null shard line", "string shard line", "empty vectors", "manifest of wrong types"],
+)
+def test_a_commit_corrupt_in_any_way_says_so_and_is_rebuilt_from_the_vault(vault_copy, corrupt):
+    from memsearch.errors import IndexCorruptError
+
+    index_vault(vault_copy)
+    expected = results(vault_copy)
+    repo = repo_of(vault_copy)
+    corrupt(repo)
+    git(repo, "-c", "user.name=x", "-c", "user.email=x@y", "commit", "-qam", "corrupt")
+    shutil.rmtree(vault_copy / ".memsearch" / "cache" / "snapshots")
+    with pytest.raises(IndexCorruptError, match="memsearch index"):
+        open_index(vault_copy)
+    report = index_vault(vault_copy)
+    assert report.commit
+    assert results(vault_copy) == expected
