@@ -149,3 +149,38 @@ def test_an_index_run_stopped_by_a_signal_says_so_in_one_line(tmp_path):
             assert proc.returncode == 128 + sig, (sig, proc.returncode, text)
             assert "interrupted" in text and "memsearch index" in text, text
     assert stopped, "no run was stopped: the runs ended before every signal"
+
+
+@pytest.mark.parametrize("stop", ["SIGINT", "SIGTERM", "SIGHUP"])
+def test_a_batch_search_stopped_by_a_signal_says_so_in_one_line(indexed_vault, stop):
+    # SIGTERM and SIGHUP ended `memsearch search --batch -` where it stood (-15, -1), silently;
+    # Ctrl-C was click's bare "Aborted!" and exit 1.
+    import signal
+
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "memsearch.cli",
+            "search",
+            "--batch",
+            "-",
+            "--vault",
+            str(indexed_vault),
+            "--no-server",
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write(json.dumps({"id": "one", "query": "sign_ed25519", "k": 1}).encode() + b"\n")
+    proc.stdin.flush()
+    first = json.loads(proc.stdout.readline())  # the command runs: its answer to the first line
+    proc.send_signal(getattr(signal, stop))
+    _, err = proc.communicate(timeout=60)
+    signum = getattr(signal, stop)
+    assert first["id"] == "one" and first["results"]
+    assert proc.returncode == 128 + signum, (proc.returncode, err[-500:])
+    said = err.decode().strip().splitlines()
+    assert said == [f"memsearch search: interrupted ({stop})"], said

@@ -18,10 +18,10 @@ from memsearch.cli.options import (
     exits_on_error,
     json_option,
     lock_wait,
-    stops_cleanly,
     vault_options,
     wait_option,
 )
+from memsearch.cli.process import INDEX_AS_LEFT, stops_cleanly
 from memsearch.errors import LockBusyError, MemsearchError
 
 
@@ -50,7 +50,7 @@ from memsearch.errors import LockBusyError, MemsearchError
 @wait_option("Seconds to wait for another writer (index, watch, reindex) before giving up (900; 0: none).")
 @json_option("Print the report as JSON.")
 @exits_on_error
-@stops_cleanly("index")
+@stops_cleanly("index", INDEX_AS_LEFT)
 def index(
     vault: Path,
     index_dir: Path | None,
@@ -140,7 +140,7 @@ class ProgressBar:
 @click.option("--no-wait", is_flag=True, help="Give up at once if another writer holds the lock.")
 @click.option("--no-embed", is_flag=True, help="Take vectors from the cache only (gaps are recorded).")
 @json_option("Print the report as JSON (always, even if nothing changed).")
-@stops_cleanly("reindex")
+@stops_cleanly("reindex", INDEX_AS_LEFT)
 def reindex(
     vault: Path, index_dir: Path | None, wait: float | None, no_wait: bool, no_embed: bool, as_json: bool
 ) -> None:

@@ -8,11 +8,9 @@ the vault, a positional ``[VAULT]`` too; ``--index-dir`` names the index folder 
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import json
 import math
-import signal
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -62,47 +60,6 @@ def exits_on_error(command: F) -> F:
             fail(exc)
 
     return wrapper  # type: ignore[return-value]
-
-
-def stops_cleanly(verb: str) -> Callable[[F], F]:
-    """Ctrl-C or SIGTERM during the command: one line that says where the index stands and what to
-    do, exit 128 + the signal (130, 143), as a shell reports a process a signal stopped. (A run's
-    chunking processes leave the signal to it: :func:`memsearch.indexer.prepare.chunk_files`.)
-    Without it, Ctrl-C was click's bare "Aborted!" and SIGTERM ended the run where it stood."""
-
-    def decorate(command: F) -> F:
-        @functools.wraps(command)
-        def wrapper(*args: Any, **kwargs: Any) -> Any:
-            received: list[int] = []
-
-            def stop(signum: int, frame: object) -> None:
-                received.append(signum)
-                raise KeyboardInterrupt
-
-            try:
-                previous = signal.signal(signal.SIGTERM, stop)
-            except ValueError:  # not the main thread (a test's runner): the default stands
-                previous = None
-            try:
-                return command(*args, **kwargs)
-            except KeyboardInterrupt:
-                for again in (signal.SIGINT, signal.SIGTERM):  # a second one: no traceback
-                    with contextlib.suppress(ValueError):
-                        signal.signal(again, signal.SIG_IGN)
-                signum = received[0] if received else signal.SIGINT
-                click.echo(
-                    f"memsearch {verb}: interrupted ({signal.Signals(signum).name}); the index is as its"
-                    f" last commit left it (`memsearch log`): run `memsearch {verb} VAULT` again",
-                    err=True,
-                )
-                sys.exit(128 + signum)
-            finally:
-                if previous is not None:
-                    signal.signal(signal.SIGTERM, previous)
-
-        return wrapper  # type: ignore[return-value]
-
-    return decorate
 
 
 def choose_vault(positional: Path | None, option: Path | None, required: bool) -> Path:

@@ -4,15 +4,20 @@ once after a search, and never under onnxruntime's teardown."""
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import os
+import signal
 import sys
 import traceback
-from typing import cast
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
 
 import click
 
 from memsearch.cli.options import EXIT_ERROR
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 #: Set by :func:`run_console` (the console script): this process is the CLI itself, not a host (a
 #: test's CliRunner, an agent calling ``main``) that goes on after the command.
@@ -70,3 +75,60 @@ def exit_at_once(code: int) -> None:
         with contextlib.suppress(BrokenPipeError, ValueError, OSError):  # the reader left (`| head`)
             stream.flush()
     os._exit(code)
+
+
+#: What an interrupted index run leaves: said after the signal's name.
+INDEX_AS_LEFT = (
+    "the index is as its last commit left it (`memsearch log`): run `memsearch {verb} VAULT` again"
+)
+
+
+def stops_cleanly(verb: str, left: str = "") -> Callable[[F], F]:
+    """Ctrl-C, SIGTERM or SIGHUP during the command: one line that says so (and ``left``: what the
+    stop leaves and what to do), exit 128 + the signal (130, 143, 129), as a shell reports a
+    process a signal stopped. (A run's chunking processes leave the signal to it:
+    :func:`memsearch.indexer.prepare.chunk_files`.) Without it, Ctrl-C was click's bare "Aborted!"
+    and SIGTERM or SIGHUP ended the process where it stood, silently."""
+
+    def decorate(command: F) -> F:
+        @functools.wraps(command)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            received: list[int] = []
+
+            def stop(signum: int, frame: object) -> None:
+                received.append(signum)
+                if _own_process and preload_loading():  # the model starting: unwinding aborted the process
+                    said(signum)
+                    exit_at_once(128 + signum)
+                raise KeyboardInterrupt
+
+            def said(signum: int) -> None:
+                words = f"memsearch {verb}: interrupted ({signal.Signals(signum).name})"
+                click.echo(f"{words}; {left.format(verb=verb)}" if left else words, err=True)
+
+            previous: dict[int, Any] = {}
+            for signum in (signal.SIGINT, *_STOPS):
+                try:
+                    previous[signum] = signal.signal(signum, stop)
+                except ValueError:  # not the main thread (a test's runner): the default stands
+                    break
+            try:
+                return command(*args, **kwargs)
+            except KeyboardInterrupt:
+                for again in (signal.SIGINT, *_STOPS):  # a second one: no traceback
+                    with contextlib.suppress(ValueError):
+                        signal.signal(again, signal.SIG_IGN)
+                signum = received[0] if received else signal.SIGINT
+                said(signum)
+                sys.exit(128 + signum)
+            finally:
+                for signum, handler in previous.items():
+                    signal.signal(signum, handler)
+
+        return wrapper  # type: ignore[return-value]
+
+    return decorate
+
+
+#: The signals that stop a command as Ctrl-C does (SIGHUP: its terminal closed), where they exist.
+_STOPS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))

@@ -27,7 +27,7 @@ from memsearch.cli.options import (
     vault_options,
 )
 from memsearch.cli.output import print_response
-from memsearch.cli.process import exit_now
+from memsearch.cli.process import exit_now, stops_cleanly
 from memsearch.client import BadRequest, WarmSearch, search_arguments, warm_client
 from memsearch.errors import MemsearchError
 from memsearch.paths import default_home, resolved_vault
@@ -96,6 +96,7 @@ def search_options(command: Callable[..., Any]) -> Callable[..., Any]:
     help="Find notebook moments by a vector (a .npy file as numpy.save writes it), e.g. audio=clip.npy"
     " (repeatable; QUERY is then optional).",
 )
+@stops_cleanly("search")
 @exits_on_error
 def search(
     query: str | None,
