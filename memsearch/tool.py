@@ -293,6 +293,8 @@ class MemoryTools:
     # -- plumbing --
 
     def _vault(self) -> Path:
+        _folder_argument("vault", self.vault_arg)
+        _folder_argument("index_dir", self.index_dir)
         return check_vault(self.vault_arg)
 
     def _index_home(self, vault: Path) -> Path:
@@ -505,7 +507,16 @@ _SHARED: dict[tuple[str, str | None], MemoryTools] = {}
 _SHARED_LOCK = threading.Lock()
 
 
+def _folder_argument(name: str, value: Any) -> None:
+    """BadArgument unless ``value`` is a path (or None): a number or bytes failed "unexpectedly"."""
+    if value is not None and not isinstance(value, str | os.PathLike):
+        shown = repr(value) if len(repr(value)) <= 60 else repr(value)[:56] + "..."
+        raise BadArgument(f"bad argument {name}: expected a folder's path, got {shown}")
+
+
 def _shared(vault: str | Path | None, index_dir: str | Path | None) -> MemoryTools:
+    _folder_argument("vault", vault)
+    _folder_argument("index_dir", index_dir)
     key = (str(vault or os.environ.get("MEMSEARCH_VAULT") or "."), str(index_dir) if index_dir else None)
     with _SHARED_LOCK:
         if key not in _SHARED:

@@ -123,6 +123,9 @@ def test_bad_queries_are_clear_errors(engine):
         engine.search("keys", since="not a date")
     with pytest.raises(QueryError, match="fact_type"):
         engine.search("keys", fact_type="opinion")
+    for k in (0, -1, "ten", 2.5, True):  # a plain MemsearchError, not the query's
+        with pytest.raises(QueryError, match="k must be"):
+            engine.search("keys", k=k)
 
 
 @pytest.mark.parametrize(

@@ -358,3 +358,16 @@ def test_a_result_whose_file_was_deleted_since_says_so(vault_copy):
     assert any("reference/redflag.md: no longer in the vault" in w for w in answer["warnings"]), answer
     elsewhere = MemoryTools(vault_copy).memory_search("signing keys", k=3, territory="journal")
     assert elsewhere["results"] and not any("no longer in the vault" in w for w in elsewhere["warnings"])
+
+
+@pytest.mark.parametrize(
+    ("where", "name"),
+    [({"vault": 5}, "vault"), ({"vault": b"/tmp"}, "vault"), ({"index_dir": 5}, "index_dir")],
+)
+def test_a_vault_or_index_folder_that_is_no_path_is_a_bad_argument(indexed_vault, where, name):
+    # they failed "unexpectedly" (TypeError: expected str, bytes or os.PathLike object, not int)
+    answer = memory_search("signing keys", **{"vault": indexed_vault, **where})
+    assert answer["ok"] is False and answer["code"] == "bad_argument", answer
+    assert name in answer["error"] and "path" in answer["error"], answer["error"]
+    answer = MemoryTools(**{"vault": indexed_vault, **where}).memory_search("signing keys")
+    assert answer["code"] == "bad_argument" and name in answer["error"], answer

@@ -288,7 +288,7 @@ class Memsearch:
         entities = _names(entities)
         strategies = None if strategies == "" else _names(strategies)  # "" is all of them, as None is
         if not isinstance(k, int) or isinstance(k, bool) or k < 1:
-            raise MemsearchError(f"k must be a positive whole number (got {k!r})")
+            raise QueryError(f"k must be a positive whole number (got {k!r})")
         filters = search_filters(territory, fact_type, entities, since, until)
         checked = self.query_vectors(vectors)
         if checked and (query is None or not str(query).strip()):
