@@ -63,9 +63,16 @@ def test_a_query_beside_batch_is_refused_not_dropped(indexed_vault, tmp_path):
         main, ["search", "canal walk", "--batch", str(batch), "--vault", str(indexed_vault)]
     )
     assert result.exit_code == 2 and "not both" in result.output and "'canal walk'" in result.output
-    # a vault given where the query goes: say how to name it
-    named = CliRunner().invoke(main, ["search", "--batch", str(batch), str(indexed_vault)])
-    assert named.exit_code == 2 and "--vault" in named.output
+    # with --batch there is no QUERY: a lone folder where it goes is the VAULT (it was refused,
+    # though the README writes `memsearch search ... VAULT`)
+    named = CliRunner().invoke(main, ["search", "--batch", str(batch), str(indexed_vault), "--no-server"])
+    assert named.exit_code == 0, named.output
+    assert json.loads(named.stdout.splitlines()[0])["results"][0]["path"] == "reference/redflag.md"
+    # ... unless --vault names another: then it is a query beside the batch
+    other = CliRunner().invoke(
+        main, ["search", "--batch", str(batch), str(tmp_path), "--vault", str(indexed_vault)]
+    )
+    assert other.exit_code == 2 and "not both" in other.output
 
 
 @pytest.mark.parametrize("bad", [["--since", "nope"], ["--territory", "../.."], ["--fact-type", "opinion"]])

@@ -73,7 +73,11 @@ def search_options(command: Callable[..., Any]) -> Callable[..., Any]:
             type=click.Choice(["semantic", "keyword", "graph", "time"]),
             help="Run only these strategies (repeatable); default: all four, fused.",
         ),
-        click.option("--batch", type=click.File("rb"), help="Read one JSON query per line ('-' for stdin)."),
+        click.option(
+            "--batch",
+            type=click.File("rb"),
+            help="Read one JSON query per line ('-' for stdin); a lone VAULT then stands where QUERY does.",
+        ),
     ]
     for option in reversed(options):
         command = option(command)
@@ -142,6 +146,9 @@ def search(
     }
     if vector_files and batch is not None:
         raise click.UsageError("--vector is for one query; give it without --batch")
+    if query is not None and batch is not None and _names_a_folder(query) and not _vault_given():
+        # With --batch there is no QUERY: a lone folder where it goes is the VAULT.
+        vault, query = Path(query), None
     if query is not None and batch is not None:
         # The file's lines are the queries: a QUERY beside them was dropped without a word.
         hint = " (to name the vault, give --vault)" if _names_a_folder(query) else ""
@@ -339,6 +346,13 @@ def open_(ref: str, vault: Path, as_json: bool) -> None:
 
 
 COMMANDS = (search, open_)
+
+
+def _vault_given() -> bool:
+    """Whether the command line names the vault (VAULT or --vault; not $MEMSEARCH_VAULT)."""
+    ctx = click.get_current_context()
+    sources = (ctx.get_parameter_source(name) for name in ("vault_argument", "vault"))
+    return any(source == click.core.ParameterSource.COMMANDLINE for source in sources)
 
 
 def _names_a_folder(text: str) -> bool:
