@@ -326,6 +326,8 @@ def _anchor_at(
     for cand in chosen:
         if cand.start == pos:
             return cand
+    if (part := _MODIFIER_AT.match(query, pos)) is not None:  # "to early 2025", "and mid April"
+        return _part_at(query, part, now, chosen)
     best = None
     for cand in find_candidates(query[: pos + 60], now):
         if cand.start != pos or (cand.kind == "weekday" and not weekday):
@@ -333,6 +335,30 @@ def _anchor_at(
         if best is None or cand.end > best.end:
             best = cand
     return best
+
+
+_MODIFIER_AT = re.compile(
+    r"(?P<pre>early|mid|late|end\s+of|start\s+of|beginning\s+of)[\s-]+(?:the\s+)?", re.IGNORECASE
+)
+
+
+def _part_at(query: str, part: re.Match[str], now: datetime, chosen: list[Candidate]) -> Candidate | None:
+    """The second end of a range written with a modifier ("to early 2025", "and mid April"): the
+    part of the year or month it names, as the first end would be read."""
+    cand = _anchor_at(query, part.end(), now, chosen)
+    if cand is None or cand.kind not in ("year", "month"):
+        return None
+    pre, tz = " ".join(part["pre"].lower().split()), cand.lo.tzinfo or UTC
+    if cand.kind == "year":
+        lo, hi = months_span(cand.lo.year, _YEAR_THIRDS[pre], 4, tz)
+        return replace(cand, start=part.start(), lo=lo, hi=hi)
+    resolve = third_resolver(cand.month, pre, tz)
+    span = resolve(cand.lo.year)
+    if span is None:
+        return None
+    return replace(
+        cand, start=part.start(), lo=span[0], hi=span[1], resolve=None if cand.has_year else resolve
+    )
 
 
 #: A year named right after a bare month: "March last year", "May of this year".
@@ -518,7 +544,9 @@ def _windows(query: str, now: datetime) -> list[TimeWindow]:
             other = _anchor_at(query, join.end(), now, [c for c, _, _ in chosen], weekday) if join else None
             if join is not None and other is None and (to_now := _NOW.match(query, join.end())):
                 hi, end, yearly = now, to_now.end(), False  # "from March to now": from it up to now
-            elif other is not None:
+            elif other is not None and join is not None:
+                # the second end, and what it was read from ("2025" in "to early 2025")
+                consumed.update(id(c) for c, _, _ in chosen if join.end() <= c.start and c.end <= other.end)
                 consumed.add(id(other))
                 yearly = yearly and not other.has_year  # "from May to July 2023" is one year's
                 (alo, ahi), (blo, bhi) = _align_years(replace(cand, lo=lo, hi=hi), other)

@@ -990,3 +990,19 @@ def test_a_season_or_day_before_last(query: str, start: datetime, end: datetime,
     window = query_time_window(query, NOW)
     assert window is not None, query
     assert (window.start, window.end, window.text, window.yearly) == (start, end, text, False)
+
+
+# NOW is Wednesday 2025-06-18, 15:30.
+@pytest.mark.parametrize(
+    ("query", "start", "end"),
+    [
+        ("from mid-2024 to early 2025", utc(2024, 5, 1), utc(2025, 5, 1)),
+        ("from early 2024 to late 2024", utc(2024, 1, 1), utc(2025, 1, 1)),
+        ("between early March and mid April", utc(2025, 3, 1), utc(2025, 4, 21)),
+    ],
+)
+def test_a_range_whose_second_end_is_a_part(query: str, start: datetime, end: datetime) -> None:
+    # the second end was lost ("from mid-2024 to early 2025" was January to April 2025... or 2024)
+    window = query_time_window(query, NOW)
+    assert window is not None, query
+    assert (window.start, window.end, window.text) == (start, end, query), window
