@@ -21,9 +21,9 @@ BAD = {
     "empty query": (["search", ""], "the query is empty"),
     "--since yesterday": (
         ["search", "signing keys", "--since", "yesterday"],
-        "since: 'yesterday' is not a date",
+        "--since: 'yesterday' is not a date",  # the option as it was typed ("since:" was the API's)
     ),
-    "--now notadate": (["search", "signing keys", "--now", "notadate"], "now: 'notadate' is not a date"),
+    "--now notadate": (["search", "signing keys", "--now", "notadate"], "--now: 'notadate' is not a date"),
 }
 
 

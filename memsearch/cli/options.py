@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import json
 import math
+import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -43,9 +44,14 @@ def api() -> ModuleType:
     return memsearch.api
 
 
+#: An argument the API's message begins with, named as the CLI's option ("now:" is ``--now``).
+_API_ARGUMENT = re.compile(r"^(now|since|until|territory|fact_type): ")
+
+
 def fail(exc: Exception) -> NoReturn:
     """Print ``memsearch: <message>`` on stderr and exit: 1 for a MemsearchError, else 2."""
-    click.echo(f"memsearch: {exc}", err=True)
+    message = _API_ARGUMENT.sub(lambda m: "--" + m[1].replace("_", "-") + ": ", str(exc))
+    click.echo(f"memsearch: {message}", err=True)
     sys.exit(EXIT_ERROR if isinstance(exc, MemsearchError) else EXIT_USAGE)
 
 
