@@ -139,13 +139,12 @@ def _ollama(embedder: Any, needed: bool, timeout: float) -> dict[str, Any]:
     return report
 
 
-def _collection_problem(backend: BackendSpec, home: Path) -> str | None:
+def _collection_problem(backend: BackendSpec, manifest: dict[str, Any]) -> str | None:
     """What the backend's collection lacks of the index, or holds beyond it, read from the collection
     itself (its record said a push succeeded: a collection dropped on the server since, or rows
     deleted, read "ok" until a search fell back); None when it holds every chunk and no other."""
     from memsearch.index import milvus, milvus_push  # pymilvus only where a backend is recorded
 
-    manifest = loading.read_manifest(home)
     ids = {int(cid) for entry in manifest.get("files", {}).values() for cid in entry.get("chunks", [])}
     name = f"Milvus collection {backend.collection_name!r} at {backend.uri}"
     try:
@@ -182,8 +181,8 @@ def diagnose(
     built = index_manifest_embedder(home)
     report: dict[str, Any] = {"vault": str(vault), "index": str(home), "index_embedder": built or None}
 
+    manifest = loading.read_manifest(home) if built else {}
     if built:
-        manifest = loading.read_manifest(home)
         report["gaps"] = len(manifest.get("gaps", []))
         report["embedder_error"] = manifest.get("embedder_error")
         if report["gaps"]:
@@ -213,7 +212,7 @@ def diagnose(
                 f"the backend is behind the index ({backend.pending}); the next `memsearch index` pushes it"
                 " (searches use the built-in indexes until then)"
             )
-        elif built and (lacking := _collection_problem(backend, home)):
+        elif built and (lacking := _collection_problem(backend, manifest)):
             problems.append(lacking)
 
     # The embedder a reindex would use now.

@@ -557,35 +557,25 @@ def find_candidates(query: str, now: datetime) -> list[Candidate]:
             n, unit = 2 * n, "week"
         if n > 10000:
             return
-        point = shift(now, n, unit)
-        if unit != "hour" and not m["today"] and VAGUE_COUNTS & set(m["n"].lower().split()):
-            # "a few days ago": from the n+2nd to the n-1st back (two to five), not the third alone
-            first = {"day": day_span, "week": week_span}.get(unit)
-            far, near = shift(now, n + 2, unit), shift(now, max(n - 1, 1), unit)
-            if first is not None:
-                add(m, first(far.date(), tz)[0], first(near.date(), tz)[1], "relative")
-            elif unit == "month":
-                add(
-                    m,
-                    month_span(far.year, far.month, tz)[0],
-                    month_span(near.year, near.month, tz)[1],
-                    "relative",
-                )
-            else:
-                add(m, year_span(far.year, tz)[0], year_span(near.year, tz)[1], "relative")
-            return
         if m["today"] and unit != "hour":
-            add(m, *day_span(point.date(), tz), "relative")
+            add(m, *day_span(shift(now, n, unit).date(), tz), "relative")
         elif unit == "hour":
+            point = shift(now, n, unit)
             add(m, point - timedelta(minutes=30), point + timedelta(minutes=30), "relative")
-        elif unit == "day":
-            add(m, *day_span(point.date(), tz), "relative")
-        elif unit == "week":
-            add(m, *week_span(point.date(), tz), "relative")
-        elif unit == "month":
-            add(m, *month_span(point.year, point.month, tz), "relative")
+        elif VAGUE_COUNTS & set(m["n"].lower().split()):
+            # "a few days ago": from the n+2nd to the n-1st back (two to five), not the third alone
+            add(m, unit_span(n + 2, unit)[0], unit_span(max(n - 1, 1), unit)[1], "relative")
         else:
-            add(m, *year_span(point.year, tz), "relative")
+            add(m, *unit_span(n, unit), "relative")
+
+    def unit_span(n: int, unit: str) -> Span:
+        """The calendar day, week, month or year ``n`` of them back from now."""
+        point = shift(now, n, unit)
+        if unit == "day":
+            return day_span(point.date(), tz)
+        if unit == "week":
+            return week_span(point.date(), tz)
+        return month_span(point.year, point.month, tz) if unit == "month" else year_span(point.year, tz)
 
     def rolling(m: re.Match[str]) -> None:
         n, unit = number_value(m["n"]), m["unit"].lower()
@@ -616,7 +606,7 @@ def find_candidates(query: str, now: datetime) -> list[Candidate]:
     def the_other(m: re.Match[str]) -> None:
         if _ONE_OF_TWO.search(query, 0, m.start()):
             return
-        start = datetime(today.year, today.month, today.day, tzinfo=tz)
+        start = day_span(today, tz)[0]
         if m["unit"].lower() != "week":
             add(m, start - timedelta(days=14), start, "recent")
         else:

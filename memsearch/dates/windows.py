@@ -337,28 +337,38 @@ def _anchor_at(
     return best
 
 
+#: A modifier at the start of a range's second end ("to early 2025"): the words of a third.
 _MODIFIER_AT = re.compile(
-    r"(?P<pre>early|mid|late|end\s+of|start\s+of|beginning\s+of)[\s-]+(?:the\s+)?", re.IGNORECASE
+    "(?P<pre>" + "|".join(word.replace(" ", r"\s+") for word in _YEAR_THIRDS) + r")[\s-]+(?:the\s+)?",
+    re.IGNORECASE,
 )
+
+
+def _third(
+    cand: Candidate, pre: str, now: datetime
+) -> tuple[Span, Callable[[int], Span | None] | None] | None:
+    """The third of a year or month a modifier names ("late 2023", "early March"): its span, and
+    for a month the resolver of that third in any year (the latest not after now, for a yearless
+    one); None when ``pre`` names no third of ``cand``."""
+    tz = cand.lo.tzinfo or UTC
+    if cand.kind == "year" and pre in _YEAR_THIRDS:
+        return months_span(cand.lo.year, _YEAR_THIRDS[pre], 4, tz), None
+    if cand.kind == "month" and pre in MONTH_THIRDS:
+        resolve = third_resolver(cand.month, pre, tz)
+        span = resolve(cand.lo.year) if cand.has_year else latest_not_after(resolve, now)
+        return span or (cand.lo, cand.hi), resolve
+    return None
 
 
 def _part_at(query: str, part: re.Match[str], now: datetime, chosen: list[Candidate]) -> Candidate | None:
     """The second end of a range written with a modifier ("to early 2025", "and mid April"): the
-    part of the year or month it names, as the first end would be read."""
+    part of the year or month it names, as the first end would be read (:func:`_third`)."""
     cand = _anchor_at(query, part.end(), now, chosen)
-    if cand is None or cand.kind not in ("year", "month"):
+    third = _third(cand, " ".join(part["pre"].lower().split()), now) if cand is not None else None
+    if cand is None or third is None:
         return None
-    pre, tz = " ".join(part["pre"].lower().split()), cand.lo.tzinfo or UTC
-    if cand.kind == "year":
-        lo, hi = months_span(cand.lo.year, _YEAR_THIRDS[pre], 4, tz)
-        return replace(cand, start=part.start(), lo=lo, hi=hi)
-    resolve = third_resolver(cand.month, pre, tz)
-    span = resolve(cand.lo.year)
-    if span is None:
-        return None
-    return replace(
-        cand, start=part.start(), lo=span[0], hi=span[1], resolve=None if cand.has_year else resolve
-    )
+    (lo, hi), resolve = third
+    return replace(cand, start=part.start(), lo=lo, hi=hi, resolve=None if cand.has_year else resolve)
 
 
 #: A year named right after a bare month: "March last year", "May of this year".
@@ -491,14 +501,11 @@ def _windows(query: str, now: datetime) -> list[TimeWindow]:
             continue
         lo, hi, start, end = cand.lo, cand.hi, cand.start, cand.end
         resolve = cand.resolve
-        third = cand.kind == "month" and pre in MONTH_THIRDS
-        if third:  # "early/mid/late March": a third of that month, of the year named or of every year
-            resolve = third_resolver(cand.month, pre, tz)
-            span = resolve(cand.lo.year) if cand.has_year else latest_not_after(resolve, now)
-            lo, hi = span or (lo, hi)
-        if cand.kind == "year" and pre in _YEAR_THIRDS:  # "early 2024", "the end of 2023": a third of it
-            lo, hi = months_span(cand.lo.year, _YEAR_THIRDS[pre], 4, tz)
-            third = True
+        # "early/mid/late March" (of the year named or of every year), "the end of 2023": a third of it
+        third_of = _third(cand, pre, now)
+        third = third_of is not None
+        if third_of is not None:
+            (lo, hi), resolve = third_of[0], third_of[1] or resolve
         yearly = not cand.has_year and cand.kind in ("day", "month", "period") and pre not in _TIED_TO_NOW_PRE
         if cand.kind in ("month", "period") and not cand.has_year and resolve is not None:
             if pre == "last":

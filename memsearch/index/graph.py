@@ -129,11 +129,9 @@ class _Table:
         self.stale_keys.update(keys)
         self._stale_ids = None
 
-    def chunks_naming(self, number: int) -> np.ndarray | None:
-        """The chunk ids that name entity ``number`` (a view), or None when the table cannot say
-        (an entity numbered since it was made)."""
-        if number + 1 >= len(self.entity_starts):
-            return None
+    def chunks_naming(self, number: int) -> np.ndarray:
+        """The chunk ids that name entity ``number`` (a view; an entity numbered since the table was
+        made is stale, never asked here)."""
         return self.chunks[self.entity_starts[number] : self.entity_starts[number + 1]]
 
     def named_in(self, chunk_ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -336,9 +334,7 @@ class EntityGraph:
         if ids is None:
             table = self._table
             if table is not None and key not in table.stale_keys and key in self._numbers:
-                ids = table.chunks_naming(self._numbers[key])
-                if ids is not None:
-                    return ids
+                return table.chunks_naming(self._numbers[key])
             chunk_ids = self._chunks.get(key, ())
             ids = np.sort(np.fromiter(chunk_ids, dtype=np.int64, count=len(chunk_ids)))
             self._id_arrays[key] = ids
@@ -370,6 +366,18 @@ class EntityGraph:
     def _co_counts(self, seed: str) -> tuple[np.ndarray, np.ndarray]:
         """(entity numbers, chunks each shares with ``seed``) of the seed's neighbours: what
         :meth:`neighbours` counts, over arrays."""
+        named, changed = self._current_table().named_in(self.chunk_ids(seed))
+        if len(changed):
+            again = chain.from_iterable(map(self._chunk_entities.__getitem__, changed.tolist()))
+            numbered = np.fromiter(map(self._numbers.__getitem__, again), dtype=np.int64)
+            named = np.concatenate([named, numbered])
+        numbers, counts = _totals(named, len(self._keys))
+        others = numbers != self._numbers[seed]
+        return numbers[others], counts[others].astype(np.float64)
+
+    def _current_table(self) -> _Table:
+        """The arrays of the table, made anew (with every entity numbered and counted) when there
+        are none yet or too many chunks changed since (:data:`MAX_STALE_SHARE`)."""
         table = self._table
         if table is None or len(table.stale) > MAX_STALE_SHARE * len(self._chunk_entities):
             for key in self._chunks:
@@ -378,19 +386,7 @@ class EntityGraph:
             numbers = np.fromiter(map(self._numbers.__getitem__, self._chunks), dtype=np.int64)
             self._df[numbers] = np.fromiter(map(len, self._chunks.values()), dtype=np.int64)
             table = self._table = _Table(self._chunk_entities, self._numbers)
-        named, changed = table.named_in(self.chunk_ids(seed))
-        if len(changed):
-            again = chain.from_iterable(map(self._chunk_entities.__getitem__, changed.tolist()))
-            numbered = np.fromiter(map(self._numbers.__getitem__, again), dtype=np.int64)
-            named = np.concatenate([named, numbered])
-        if len(named) * 8 < len(self._keys):  # a few mentions: sorting them beats a pass over every entity
-            numbers, counts = np.unique(named, return_counts=True)
-        else:
-            counts = np.bincount(named, minlength=len(self._keys))
-            numbers = np.flatnonzero(counts)
-            counts = counts[numbers]
-        others = numbers != self._numbers[seed]
-        return numbers[others], counts[others].astype(np.float64)
+        return table
 
     def _strongest(self, seed: str) -> list[tuple[float, str, float]]:
         """The seed's ``MAX_FANOUT`` strongest neighbours as (association, key, idf of key),
@@ -458,15 +454,8 @@ class EntityGraph:
             named = [_below(self.chunk_ids(key), n_ids) for _, key in shares]
             # Summed over the chunks they name alone (~50 entities, ~8,000 chunks at 100k: a
             # scatter into all the ids for each entity took 10 us).
-            every = np.concatenate(named)
             weights = np.repeat([share for share, _ in shares], [len(named_ids) for named_ids in named])
-            if len(every) * 16 < n_ids:
-                ids, owner = np.unique(every, return_inverse=True)
-                summed = np.bincount(owner, weights=weights, minlength=len(ids))
-            else:  # many chunks (a person in thousands): a pass over all the ids beats sorting them
-                summed = np.bincount(every, weights=weights, minlength=n_ids)
-                ids = np.flatnonzero(summed)
-                summed = summed[ids]
+            ids, summed = _totals(np.concatenate(named), n_ids, weights)
             found = (ids, summed.astype(np.float32))
             if len(ids) <= MAX_CACHED_REACH:
                 if self._reached + len(ids) > MAX_CACHED_REACH:
@@ -562,6 +551,18 @@ class EntityGraph:
             for key in keys:
                 chunks[key].add(cid)
         return graph
+
+
+def _totals(ids: np.ndarray, bound: int, weights: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct ``ids`` (each under ``bound``) and the total of each one's ``weights`` (its count
+    without them), summed in the order given: by sorting them when they are few beside ``bound``,
+    else in one pass over all of it (a person named in thousands of chunks)."""
+    if len(ids) * 8 < bound:
+        distinct, owner = np.unique(ids, return_inverse=True)
+        return distinct, np.bincount(owner, weights=weights, minlength=len(distinct))
+    totals = np.bincount(ids, weights=weights, minlength=bound)
+    distinct = np.flatnonzero(totals)
+    return distinct, totals[distinct]
 
 
 def _below(ids: np.ndarray, n: int) -> np.ndarray:
