@@ -30,6 +30,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "memsearch.speedups",
             "memsearch.scripts",
             "memsearch.lock",
+            "memsearch.stops",
             "memsearch.privacy",
             "memsearch.scan",
             "memsearch.sidecars",

@@ -8,9 +8,7 @@ for the processes; each file's work stands alone.
 from __future__ import annotations
 
 import dataclasses
-import multiprocessing
 import os
-import signal
 import sys
 import threading
 from array import array
@@ -24,10 +22,11 @@ import numpy as np
 
 from memsearch.chunkers import chunk_file
 from memsearch.config import Settings
-from memsearch.errors import UnreadableMemoryError
+from memsearch.errors import IndexWriteError, UnreadableMemoryError
 from memsearch.index.forget_list import FORGOTTEN_COPY_REASON, FORGOTTEN_REASON, ForgetList
 from memsearch.index.keyword import PackedTerms
 from memsearch.index.keyword_terms import file_keyword_terms
+from memsearch.indexer.forked import ProcessEnded, in_forked_processes
 from memsearch.indexer.report import Progress
 from memsearch.models import Chunk, ParsedFile, chunk_from_row, chunk_replace, chunk_row
 from memsearch.scan import (
@@ -148,23 +147,16 @@ def chunk_files(
     if workers == 1:
         yield from (chunk_or_reason(vf, settings, fb) for vf, fb in zip(files, fallbacks, strict=True))
         return
-    chunksize = max(1, min(64, len(files) // (workers * 8)))
-    tasks = zip(files, fallbacks, strict=True)
-    with multiprocessing.get_context("fork").Pool(workers, initializer=_chunking_process) as pool:
-        for got in pool.imap(partial(chunk_for_pipe, settings=settings), tasks, chunksize):
+    batch = max(1, min(64, len(files) // (workers * 8)))
+    chunk = partial(chunk_for_pipe, settings=settings)
+    try:
+        for got in in_forked_processes(chunk, list(zip(files, fallbacks, strict=True)), workers, batch):
             yield got if isinstance(got, str) else from_pipe(got)
-
-
-def _chunking_process() -> None:
-    """A chunking process leaves signals to the run that forked it: Ctrl-C reaches every process
-    of the terminal's group, and the run stops the pool itself (its KeyboardInterrupt tracebacks
-    were printed, one a process). Killed, the run takes its pipes with it, and what the pool's
-    machinery then prints (BrokenPipeError tracebacks) is no one's to read: what a task raises
-    goes back to the run through the pool, not to this process's stderr. (SIGTERM keeps the run's
-    handler, which ends a process as Python code would: killed outright while it wrote a result to
-    the pool's pipe, the run's reader of that pipe waited for the rest for ever.)"""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - the process's own, for its life
+    except ProcessEnded as exc:
+        raise IndexWriteError(
+            f"a chunking process ended before its work was done ({exc}): the run changed "
+            f"nothing; run it again, with {WORKERS_ENV}=1 to chunk in one process"
+        ) from None
 
 
 def chunk_for_pipe(task: tuple[VaultFile, Fallback], settings: Settings) -> tuple | str:

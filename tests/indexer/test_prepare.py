@@ -3,6 +3,7 @@
 import json
 import os
 import shutil
+import sys
 
 import pytest
 
@@ -195,3 +196,37 @@ def test_update_file_of_a_folder_or_fifo_named_like_a_note_says_what_it_is(tmp_p
         assert update.action == "skipped" and "not a regular file" in (update.reason or ""), update
     assert "the file is gone" in (engine.update_file("nothing.md").reason or "")
     engine.close()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="chunking forks its processes on Linux only")
+def test_a_stop_signal_that_reaches_a_chunking_process_is_the_runs_to_decide(tmp_path, fixture_vault):
+    # Ctrl-C, kill and a closed terminal reach every process of a group. A chunking process that
+    # SIGTERM stopped lost its files, and the run waited for them for ever (multiprocessing's Pool
+    # waits for a lost task); stopped while it wrote its result, it wedged the Pool's shared pipe.
+    # The processes now ignore stops: the run alone decides (here, the run took none: it goes on).
+    import subprocess
+    import textwrap
+
+    vault = _vault(tmp_path, fixture_vault)
+    script = textwrap.dedent(
+        f"""
+        import os, signal
+        from memsearch.api import index_vault
+        from memsearch.indexer import prepare
+
+        real = prepare.chunk_file
+
+        def chunk_file(rel, text, settings):
+            if rel.endswith("-note-7.md") or rel.endswith("-note-99.md"):
+                for signum in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
+                    os.kill(os.getpid(), signum)
+            return real(rel, text, settings)
+
+        prepare.chunk_file = chunk_file
+        prepare.chunk_workers = lambda n: 2
+        print(index_vault({str(vault)!r}, embed=False).files)
+        """
+    )
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert int(run.stdout.split()[-1]) >= N_FILES
