@@ -30,7 +30,6 @@ import hmac
 import json
 import os
 import secrets
-import signal
 import sys
 import threading
 import time
@@ -59,6 +58,7 @@ from memsearch.errors import MemsearchError
 from memsearch.index import loading
 from memsearch.paths import atomic_write, default_home
 from memsearch.scan import check_vault
+from memsearch.stops import catch_stops, restore
 
 #: The largest request body accepted (a search request is a few hundred bytes).
 MAX_BODY_BYTES = 1 << 20
@@ -467,10 +467,7 @@ def serve(
     shutdown the discovery file is removed (if it still names this process).
     """
     server = Server(vault, index_dir, port, settings=settings, verbose=verbose)
-    previous: dict[signal.Signals, Any] = {}
-    if threading.current_thread() is threading.main_thread():
-        for signum in _STOP_SIGNALS:
-            previous[signum] = signal.signal(signum, _stop)
+    previous = catch_stops(_stop)  # SIGHUP too: killed by it, the server left its discovery file
     try:
         server.publish()
         if ready is not None:
@@ -479,18 +476,13 @@ def serve(
     except (KeyboardInterrupt, _Stop):
         pass
     finally:
-        for signum, handler in previous.items():
-            signal.signal(signum, handler)
+        restore(previous)
         server.close()
 
 
-#: What stops a server cleanly; SIGHUP too (its terminal closed): killed by it, the server left its
-#: discovery file behind and its pending commits unfinished.
-_STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, *([signal.SIGHUP] if hasattr(signal, "SIGHUP") else []))
-
-
 class _Stop(BaseException):
-    """A stop signal (:data:`_STOP_SIGNALS`): leave serve_forever, clean up, return."""
+    """A stop signal (:data:`memsearch.stops.STOPS`): leave serve_forever, clean up, return (its
+    pending commits finished, its discovery file removed)."""
 
 
 def _stop(signum: int, frame: Any) -> None:

@@ -19,13 +19,10 @@ stops it after the batch in hand.
 from __future__ import annotations
 
 import os
-import signal
 import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from types import FrameType
-from typing import Any
 
 from memsearch.config import Settings
 from memsearch.errors import LockBusyError, MemsearchError
@@ -39,6 +36,7 @@ from memsearch.scan import (
     notebook_root,
 )
 from memsearch.sidecars import SIDECAR_SUFFIX
+from memsearch.stops import catch_stops, restore
 
 #: Seconds between two looks at the vault.
 POLL_INTERVAL = 0.5
@@ -48,9 +46,6 @@ DEBOUNCE_SECONDS = 1.0
 MAX_DELAY_SECONDS = 10.0
 
 Stamp = tuple[int, int, int]
-#: What signal.signal takes and hands back: a function, SIG_DFL or SIG_IGN, or None (a handler not
-#: set from Python).
-_SignalHandler = Callable[[int, FrameType | None], Any] | int | signal.Handlers | None
 
 
 def look(vault: Path) -> dict[str, Stamp]:
@@ -162,7 +157,7 @@ class Watcher:
 
     def run(self, max_seconds: float | None = None) -> None:
         """Catch up, then follow changes until stopped (or ``max_seconds`` have passed)."""
-        handlers = self._install_signals()
+        handlers = catch_stops(self._on_stop)  # SIGHUP too: killed by it, a watch cut its batch short
         deadline = None if max_seconds is None else time.monotonic() + max_seconds
         try:
             seen = look(self.vault)
@@ -187,18 +182,10 @@ class Watcher:
                     if self._index(batch, "memsearch watch"):
                         pending.clear()
         finally:
-            for sig, old in handlers.items():
-                signal.signal(sig, old)
+            restore(handlers)
 
-    def _install_signals(self) -> dict[signal.Signals, _SignalHandler]:
-        if threading.current_thread() is not threading.main_thread():
-            return {}
-        old: dict[signal.Signals, _SignalHandler] = {}
-        # SIGHUP too (its terminal closed): killed by it, a watch cut its batch in hand short
-        hangup = [signal.SIGHUP] if hasattr(signal, "SIGHUP") else []
-        for sig in (signal.SIGINT, signal.SIGTERM, *hangup):
-            old[sig] = signal.signal(sig, lambda signum, frame: self.stop())
-        return old
+    def _on_stop(self, signum: int, frame: object) -> None:
+        self.stop()
 
 
 def watch(vault: str | Path, **options: object) -> Watcher:

@@ -1,9 +1,16 @@
 import shutil
+import signal
 from pathlib import Path
 
 import pytest
 
 FIXTURE_VAULT = Path(__file__).parent / "fixtures" / "vault"
+
+# A shell starts a background job with SIGINT ignored, and a command started from it keeps
+# ignoring Ctrl-C (memsearch.stops). The tests that stop a command with SIGINT start it from here:
+# it must not inherit an ignored SIGINT from the way the tests themselves were started.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture(scope="session")

@@ -184,3 +184,68 @@ def test_a_batch_search_stopped_by_a_signal_says_so_in_one_line(indexed_vault, s
     assert proc.returncode == 128 + signum, (proc.returncode, err[-500:])
     said = err.decode().strip().splitlines()
     assert said == [f"memsearch search: interrupted ({stop})"], said
+
+
+_STOPPED_MODULE = """
+import ctypes
+import os
+import signal
+import sys
+import time
+
+import click
+
+from memsearch.cli.process import run_console, stops_cleanly
+
+SIGNUM = getattr(signal, sys.argv.pop())
+
+
+@click.group()
+def main():
+    pass
+
+
+def stop_now():
+    os.kill(os.getpid(), SIGNUM)
+    time.sleep(5)
+
+
+@main.command()
+@stops_cleanly("inside")
+def inside():
+    # Python code that an extension runs (as some imports do), stopped there: CPython ended the
+    # process by SIGINT when a KeyboardInterrupt left such code, whatever it exited with.
+    run = ctypes.pythonapi.PyRun_String
+    run.restype = ctypes.py_object
+    run.argtypes = [ctypes.c_char_p, ctypes.c_int, ctypes.py_object, ctypes.py_object]
+    code = f"import os, signal, time\\nos.kill(os.getpid(), {int(SIGNUM)})\\ntime.sleep(5)"
+    run(code.encode(), 257, {}, {})
+
+
+@main.command()
+def plain():
+    # A command without words of its own for a stop (or the moments before a command's own)
+    stop_now()
+
+
+run_console(main)
+"""
+
+
+@pytest.mark.parametrize("stop", ["SIGINT", "SIGTERM", "SIGHUP"])
+@pytest.mark.parametrize("command", ["inside", "plain"])
+def test_a_stop_anywhere_in_the_console_script_says_so_and_exits_128_plus_the_signal(tmp_path, command, stop):
+    # "inside": said, then killed by SIGINT (-2) under `python -m`, whatever the stop.
+    # "plain": SIGTERM and SIGHUP ended it silently (-15, -1); Ctrl-C was click's "Aborted!", 1.
+    import signal
+
+    (tmp_path / "stopped_console.py").write_text(_STOPPED_MODULE)
+    run = subprocess.run(
+        [sys.executable, "-m", "stopped_console", command, stop],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert run.returncode == 128 + getattr(signal, stop), (run.returncode, run.stderr[-1000:])
+    assert run.stderr.strip().splitlines() == [f"memsearch {command}: interrupted ({stop})"]

@@ -104,6 +104,27 @@ def test_the_watch_command_stops_on_sigterm_sigint_and_sighup(vault_copy):
         assert f"notes/{sig.name}.md" in out
 
 
+def test_a_watch_started_under_nohup_outlives_its_terminal(vault_copy):
+    # nohup ignores SIGHUP so that closing the terminal leaves the command running; the watch
+    # caught it all the same and stopped.
+    index_vault(vault_copy, embed=False)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "memsearch.cli", "watch", str(vault_copy), "--interval", "0.1", "--no-embed"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGHUP, signal.SIG_IGN),
+    )
+    assert proc.stderr.readline().startswith("watching ")
+    proc.send_signal(signal.SIGHUP)
+    write(vault_copy, "notes/after-hangup.md", "# After\n\nwritten once the terminal closed\n")
+    assert _wait_for(lambda: "notes/after-hangup.md" in _files(vault_copy)), "the watch stopped on SIGHUP"
+    assert proc.poll() is None
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=20)
+    assert proc.returncode == 0, err
+
+
 def test_a_watcher_catches_up_after_another_writer_moved_the_index(vault_copy):
     # A rollback made the index an older state of the vault while the watcher ran: its next batch
     # indexed only the file it saw change, and the rolled-back file stayed stale (so did a file

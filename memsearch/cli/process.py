@@ -11,11 +11,12 @@ import signal
 import sys
 import traceback
 from collections.abc import Callable
-from typing import Any, TypeVar, cast
+from typing import Any, NoReturn, TypeVar, cast
 
 import click
 
 from memsearch.cli.options import EXIT_ERROR
+from memsearch.stops import catch_stops, ignore_stops, restore
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -43,11 +44,17 @@ def exit_now() -> None:
 
 
 def run_console(main: click.Group) -> None:
-    """Run ``main`` as the ``memsearch`` console script."""
-    global _own_process
+    """Run ``main`` as the ``memsearch`` console script. A stop from its first moment says so, as
+    the command's own words would (:func:`stops_cleanly`): under load, a run's first second is
+    Python's imports, and a SIGTERM then ended it silently, a Ctrl-C with click's "Aborted!"."""
+    global _own_process, _verb
     _own_process = True
+    _verb = next((word for word in sys.argv[1:] if word in main.commands), "")
+    caught = catch_stops(_stop)
     try:
         main()
+    except Stopped as stop:
+        _stopped(caught, stop.signum)
     except SystemExit as exc:  # click ends every command with one, success or not
         if preload_loading():
             code = exc.code
@@ -83,52 +90,66 @@ INDEX_AS_LEFT = (
 )
 
 
+class Stopped(BaseException):
+    """A stop signal arrived: raised where the main thread stood and unwound like Ctrl-C's
+    KeyboardInterrupt, which it is not: click reads that as its bare "Aborted!", and CPython ends
+    a process that saw one escape an extension's code by SIGINT, whatever code it exited with
+    (seen: "interrupted (SIGTERM)" said, then the process killed by SIGINT)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+#: What a stop says: the command's verb and what its stop leaves (see :func:`stops_cleanly`).
+_saying: list[tuple[str, str]] = []
+
+
+def _stop(signum: int, frame: object) -> None:
+    if _own_process and preload_loading():  # the model starting: unwinding aborted the process
+        _say(signum)
+        exit_at_once(128 + signum)
+    raise Stopped(signum)
+
+
+def _say(signum: int) -> None:
+    verb, left = _saying[-1] if _saying else (_verb, "")
+    words = f"memsearch {verb}".rstrip() + f": interrupted ({signal.Signals(signum).name})"
+    click.echo(f"{words}; {left.format(verb=verb)}" if left else words, err=True)
+
+
+#: The command the console script was given, for a stop before the command's own words are set.
+_verb = ""
+
+
+def _stopped(caught: dict, signum: int) -> NoReturn:
+    ignore_stops(caught)  # a second one while the first is said: no traceback
+    _say(signum)
+    sys.exit(128 + signum)
+
+
 def stops_cleanly(verb: str, left: str = "") -> Callable[[F], F]:
     """Ctrl-C, SIGTERM or SIGHUP during the command: one line that says so (and ``left``: what the
     stop leaves and what to do), exit 128 + the signal (130, 143, 129), as a shell reports a
     process a signal stopped. (A run's chunking processes leave the signal to it:
-    :func:`memsearch.indexer.prepare.chunk_files`.) Without it, Ctrl-C was click's bare "Aborted!"
-    and SIGTERM or SIGHUP ended the process where it stood, silently."""
+    :mod:`memsearch.indexer.forked`.) Without it, Ctrl-C was click's bare "Aborted!" and SIGTERM
+    or SIGHUP ended the process where it stood, silently."""
 
     def decorate(command: F) -> F:
         @functools.wraps(command)
         def wrapper(*args: Any, **kwargs: Any) -> Any:
-            received: list[int] = []
-
-            def stop(signum: int, frame: object) -> None:
-                received.append(signum)
-                if _own_process and preload_loading():  # the model starting: unwinding aborted the process
-                    said(signum)
-                    exit_at_once(128 + signum)
-                raise KeyboardInterrupt
-
-            def said(signum: int) -> None:
-                words = f"memsearch {verb}: interrupted ({signal.Signals(signum).name})"
-                click.echo(f"{words}; {left.format(verb=verb)}" if left else words, err=True)
-
-            previous: dict[int, Any] = {}
-            for signum in (signal.SIGINT, *_STOPS):
-                try:
-                    previous[signum] = signal.signal(signum, stop)
-                except ValueError:  # not the main thread (a test's runner): the default stands
-                    break
+            caught = catch_stops(_stop)
+            _saying.append((verb, left))
             try:
                 return command(*args, **kwargs)
-            except KeyboardInterrupt:
-                for again in (signal.SIGINT, *_STOPS):  # a second one: no traceback
-                    with contextlib.suppress(ValueError):
-                        signal.signal(again, signal.SIG_IGN)
-                signum = received[0] if received else signal.SIGINT
-                said(signum)
-                sys.exit(128 + signum)
+            except Stopped as stop:
+                _stopped(caught, stop.signum)
+            except KeyboardInterrupt:  # Ctrl-C where no handler could be set (another thread's signal)
+                _stopped(caught, signal.SIGINT)
             finally:
-                for signum, handler in previous.items():
-                    signal.signal(signum, handler)
+                _saying.pop()
+                restore(caught)
 
         return wrapper  # type: ignore[return-value]
 
     return decorate
-
-
-#: The signals that stop a command as Ctrl-C does (SIGHUP: its terminal closed), where they exist.
-_STOPS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
