@@ -153,9 +153,13 @@ _Q_CALENDAR = re.compile(
     r"(?!\s*'s?\s*\d)",
     re.IGNORECASE,
 )
-#: "the week before last", "the weekend before last week", "the year before last": two back.
+#: "the week before last", "the weekend before last week", "the year before last": two back. Not
+#: "the week before last Easter" (or Friday, March, summer): the week before that day.
 _Q_BEFORE_LAST = re.compile(
-    r"\bthe\s+(?P<unit>week(?:end)?|month|year)\s+before\s+last(?:\s+(?P=unit))?\b", re.IGNORECASE
+    r"\bthe\s+(?P<unit>week(?:end)?|month|year)\s+before\s+last(?:\s+(?P=unit)\b|\b(?!\s+(?:"
+    rf"{WEEKDAY}|{MONTH_FULL}|christmas|xmas|easter|thanksgiving|good\s+friday|new\s+year|hallowe['’]?en"
+    r"|boxing\s+day|bonfire\s+night|spring|summer|autumn|fall|winter)\b))",
+    re.IGNORECASE,
 )
 #: "the" right before "last week/month/year": "in the last year" is the twelve months up to now
 #: (not the calendar year before), unless a part of something follows ("the last month of 2024").

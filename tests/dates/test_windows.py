@@ -622,6 +622,24 @@ def test_two_back_and_christmas(query, start, end, yearly):
 
 
 @pytest.mark.parametrize(
+    ("query", "start", "end"),
+    [
+        ("what did I do the week before last Easter", utc(2025, 4, 13), utc(2025, 4, 20)),
+        ("the week before last Friday", utc(2025, 6, 6), utc(2025, 6, 13)),
+        ("the week before last March", utc(2025, 2, 22), utc(2025, 3, 1)),
+        ("the month before last summer", utc(2024, 5, 1), utc(2024, 6, 1)),
+        ("the year before last Christmas", utc(2023, 12, 25), utc(2024, 12, 25)),
+        ("the week before last, we met", utc(2025, 6, 2), utc(2025, 6, 9)),  # two back, as before
+    ],
+)
+def test_the_unit_before_a_last_day_is_counted_from_that_day(query, start, end):
+    # "the week before last Easter" was read as "the week before last": the first half of June.
+    window = query_time_window(query, NOW)
+    assert window is not None
+    assert (window.start, window.end) == (start, end)
+
+
+@pytest.mark.parametrize(
     "query",
     [
         "the Christmas party",
