@@ -64,7 +64,9 @@ from memsearch.scan import NOTEBOOK_SUFFIXES
 #: 22: a verb that is a noun too opens a name when it is not inflected ("Post Office", "Shipped
 #:     HPX").
 #: 23: a note's frontmatter description (or summary) is searchable, in its first passage's header.
-CHUNKER_VERSION = 23
+#: 24: a notebook moment's concepts or keys that YAML read as booleans (an unquoted yes, no, on,
+#:     off) are no names ("False" was an entity of the moment).
+CHUNKER_VERSION = 24
 
 #: The chunking strategies whose notes are subjects a link can name (:func:`note_identity`).
 SUBJECT_STRATEGIES = frozenset({"sections", "archive", "chapters"})

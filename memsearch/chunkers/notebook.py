@@ -80,9 +80,9 @@ def _moment(rel_path: str, root: Node, data: Any, lines: list[str], territory: T
         warnings.append(f"moment id {moment_id!r} differs from its file name {stem!r}")
     modalities = moment.get("modalities")
     said = _text(modalities.get("text")) if isinstance(modalities, dict) else ""
-    concepts = _names(moment.get("concepts"))
-    keys = _names(moment.get("retrieval_keys"))
-    actions = _names(moment.get("actions_taken"))
+    concepts = _names(moment.get("concepts"), "concepts", warnings)
+    keys = _names(moment.get("retrieval_keys"), "retrieval_keys", warnings)
+    actions = _names(moment.get("actions_taken"), "actions_taken", warnings)
     if not said and not concepts and not keys:
         raise UnreadableMemoryError(
             "moment has no `modalities.text`, concepts or retrieval keys; not indexed"
@@ -309,10 +309,17 @@ def _name(value: Any) -> str:
     return " ".join(_text(value).split())
 
 
-def _names(value: Any) -> list[str]:
-    """A list of names (a single scalar is a list of one); what is not a scalar is left out."""
+def _names(value: Any, field: str = "", warnings: list[str] | None = None) -> list[str]:
+    """A list of names (a single scalar is a list of one); what is not a scalar is left out, and
+    so is a boolean: YAML reads an unquoted yes, no, on, off, true or false as one, and its word is
+    lost (named in ``warnings`` under ``field``: the moment is indexed without it)."""
     items = value if isinstance(value, list) else [value]
-    return [name for name in (_name(v) for v in items) if name]
+    if warnings is not None and any(isinstance(v, bool) for v in items):
+        warnings.append(
+            f"moment `{field}` holds true/false, which YAML reads from an unquoted yes, no, on or off;"
+            " quote the word to keep it"
+        )
+    return [name for name in (_name(v) for v in items if not isinstance(v, bool)) if name]
 
 
 def _number(mapping: dict, key: str, low: float, high: float | None, warnings: list[str]) -> float | None:

@@ -37,6 +37,21 @@ def test_a_moment_is_one_chunk_with_its_text_concepts_keys_lines_time_and_relati
     assert parsed.warnings == ()
 
 
+def test_an_unquoted_yes_or_no_among_the_keys_is_no_name_and_the_moment_says_so():
+    # YAML reads `retrieval_keys: [audit, no]` as ["audit", False]: "False" became an entity and a
+    # keyword of the moment (Norway's code, a "no" meant as a word, lost either way).
+    text = dump(moment_document("s-alpha", "m-0101")).replace(
+        "retrieval_keys:\n", "retrieval_keys:\n  - no\n  - on\n", 1
+    )
+    assert "  - no\n" in text
+    parsed = chunk_file(MOMENT, text, Settings())
+    (chunk,) = parsed.chunks
+    assert "False" not in chunk.text and "True" not in chunk.text
+    assert not {"False", "True", "false", "true"} & set(chunk.entities)
+    assert "retrieval keys: audit finding" in chunk.text
+    assert any("`retrieval_keys` holds true/false" in w and "quote" in w for w in parsed.warnings)
+
+
 def test_a_session_gives_task_decision_pending_and_escalation_chunks_on_their_own_lines():
     text = dump(session_document("s-alpha"))
     chunks = chunk_file(SESSION, text, Settings()).chunks
