@@ -6,11 +6,13 @@ import pytest
 
 FIXTURE_VAULT = Path(__file__).parent / "fixtures" / "vault"
 
-# A shell starts a background job with SIGINT ignored, and a command started from it keeps
-# ignoring Ctrl-C (memsearch.stops). The tests that stop a command with SIGINT start it from here:
-# it must not inherit an ignored SIGINT from the way the tests themselves were started.
-if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
-    signal.signal(signal.SIGINT, signal.default_int_handler)
+# A shell starts a background job with SIGINT ignored, nohup ignores SIGHUP, and a command started
+# so keeps ignoring them (memsearch.stops). The tests that stop a command with a signal start it
+# from here: it must not inherit what the tests themselves were started ignoring. A handler that
+# does nothing keeps ignoring it here, and is the default again in a process started from here.
+for _signum in (signal.SIGINT, signal.SIGTERM, *([signal.SIGHUP] if hasattr(signal, "SIGHUP") else [])):
+    if signal.getsignal(_signum) is signal.SIG_IGN:
+        signal.signal(_signum, lambda signum, frame: None)
 
 
 @pytest.fixture(scope="session")

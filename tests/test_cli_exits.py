@@ -223,6 +223,17 @@ def inside():
 
 
 @main.command()
+@stops_cleanly("twice")
+def twice():
+    # A second stop as the process ends (its exit handlers, a __del__): it raised there, or, once
+    # the interpreter had put the default handler back, killed the process.
+    import atexit
+
+    atexit.register(lambda: (os.kill(os.getpid(), SIGNUM), time.sleep(0.3)))
+    stop_now()
+
+
+@main.command()
 def plain():
     # A command without words of its own for a stop (or the moments before a command's own)
     stop_now()
@@ -233,7 +244,7 @@ run_console(main)
 
 
 @pytest.mark.parametrize("stop", ["SIGINT", "SIGTERM", "SIGHUP"])
-@pytest.mark.parametrize("command", ["inside", "plain"])
+@pytest.mark.parametrize("command", ["inside", "plain", "twice"])
 def test_a_stop_anywhere_in_the_console_script_says_so_and_exits_128_plus_the_signal(tmp_path, command, stop):
     # "inside": said, then killed by SIGINT (-2) under `python -m`, whatever the stop.
     # "plain": SIGTERM and SIGHUP ended it silently (-15, -1); Ctrl-C was click's "Aborted!", 1.

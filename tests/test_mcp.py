@@ -103,3 +103,41 @@ def test_hostile_arguments_are_tool_results_over_mcp(indexed_vault):
     _, _, answers = _run(indexed_vault, calls)
     assert [a.is_error for a in answers] == [False, False, True, True]
     assert [a.structured_content.get("code") for a in answers[2:]] == ["not_found", "bad_argument"]
+
+
+@pytest.mark.parametrize("stop", ["SIGTERM", "SIGINT", "SIGHUP"])
+def test_the_server_stops_on_a_signal_while_its_client_is_still_there(indexed_vault, stop):
+    # Raised in the event loop, a stop was kept by asyncio's task, and the server waited for its
+    # client to close stdin: SIGTERM was no stop while the client was there.
+    import signal
+    import subprocess
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "memsearch.cli", "mcp", "--vault", str(indexed_vault)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    hello = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "t", "version": "1"},
+        },
+    }
+    proc.stdin.write(json.dumps(hello).encode() + b"\n")
+    proc.stdin.flush()
+    assert json.loads(proc.stdout.readline())["id"] == 1  # serving
+    proc.send_signal(getattr(signal, stop))
+    try:
+        proc.wait(timeout=20)
+    finally:
+        proc.kill()
+        _, err = proc.communicate()
+    signum = getattr(signal, stop)
+    assert proc.returncode == 128 + signum, (proc.returncode, err[-800:])
+    assert err.decode().strip().splitlines()[-1] == f"memsearch mcp: interrupted ({stop})"

@@ -22,9 +22,11 @@ folder) and, on the verbs whose only subject is the vault, a positional `VAULT` 
 `reindex` and `watch` need one of the three). `--index-dir` names the index folder (default
 `VAULT/.memsearch`, or `$MEMSEARCH_HOME/<name>-<hash>` when `$MEMSEARCH_HOME` is set). Exit codes: 0
 done, 1 an error the message explains, 2 a usage error; `reindex` also 3 (indexed, but chunks lack
-vectors) and 75 (another writer held the lock). `index`, `reindex` and `search` stopped by Ctrl-C,
-SIGTERM or SIGHUP say so in one line and exit 130, 143 or 129: the index is as its last commit left
-it, and the next run brings it up to date.
+vectors) and 75 (another writer held the lock). A command stopped by Ctrl-C, SIGTERM or SIGHUP says
+so in one line and exits 130, 143 or 129 (`watch` and `serve` finish what is in hand and exit 0); a
+stopped `index` or `reindex` leaves the index as its last commit left it, and the next run brings it
+up to date. A signal the command was started ignoring stays ignored: under `nohup`, closing the
+terminal leaves it running.
 """
 
 

@@ -123,9 +123,39 @@ _verb = ""
 
 
 def _stopped(caught: dict, signum: int) -> NoReturn:
-    ignore_stops(caught)  # a second one while the first is said: no traceback
+    """Say the stop and exit 128 + the signal. The stops are ignored from here to the process's
+    end: a second Ctrl-C while it unwinds and tears down raised in an exit handler or a
+    ``__del__`` ("Exception ignored ... Stopped"), or, once the interpreter had put the default
+    handlers back, killed it by SIGINT (-2)."""
+    ignore_stops(caught)
     _say(signum)
     sys.exit(128 + signum)
+
+
+def ends_at_once(verb: str) -> Callable[[F], F]:
+    """Ctrl-C, SIGTERM or SIGHUP ends the console script's command where it stands, with the one
+    line :func:`stops_cleanly` says: for a command whose work runs in an event loop (``mcp``),
+    where a stop raised is kept by asyncio's task and the server waited for its client to hang up
+    (SIGTERM was no stop while stdin was open). Nothing it holds needs unwinding: an answer is
+    read-only, an index it builds is whole commits or none."""
+
+    def decorate(command: F) -> F:
+        @functools.wraps(command)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            def end(signum: int, frame: object) -> None:
+                _saying.append((verb, ""))
+                _say(signum)
+                exit_at_once(128 + signum)
+
+            caught = catch_stops(end) if _own_process else {}
+            try:
+                return command(*args, **kwargs)
+            finally:
+                restore(caught)
+
+        return wrapper  # type: ignore[return-value]
+
+    return decorate
 
 
 def stops_cleanly(verb: str, left: str = "") -> Callable[[F], F]:
@@ -140,15 +170,16 @@ def stops_cleanly(verb: str, left: str = "") -> Callable[[F], F]:
         def wrapper(*args: Any, **kwargs: Any) -> Any:
             caught = catch_stops(_stop)
             _saying.append((verb, left))
+            stopped = False
             try:
                 return command(*args, **kwargs)
-            except Stopped as stop:
-                _stopped(caught, stop.signum)
-            except KeyboardInterrupt:  # Ctrl-C where no handler could be set (another thread's signal)
-                _stopped(caught, signal.SIGINT)
+            except (Stopped, KeyboardInterrupt) as stop:  # KeyboardInterrupt: where no handler was set
+                stopped = True
+                _stopped(caught, stop.signum if isinstance(stop, Stopped) else signal.SIGINT)
             finally:
                 _saying.pop()
-                restore(caught)
+                if not (stopped and _own_process):  # a process that stops keeps ignoring: see _stopped
+                    restore(caught)
 
         return wrapper  # type: ignore[return-value]
 

@@ -15,6 +15,7 @@ from typing import Any
 import click
 
 from memsearch.cli.options import api, echo_json, exits_on_error, json_option, vault_options
+from memsearch.cli.process import ends_at_once
 
 
 @click.command()
@@ -47,6 +48,7 @@ def serve(vault: Path, index_dir: Path | None, port: int, verbose: bool) -> None
 @vault_options()
 @click.option("--auto-index", is_flag=True, help="Build the index on the first search if there is none.")
 @exits_on_error
+@ends_at_once("mcp")
 def mcp(vault: Path, index_dir: Path | None, auto_index: bool) -> None:
     """Serve memory_search and memory_open to an MCP client over stdio."""
     from memsearch.mcp_server import serve as run  # measured start-up cost (see the module's docstring)

@@ -43,16 +43,20 @@ def in_forked_processes(
     work: Callable[[T], R], tasks: Sequence[T], processes: int, batch: int
 ) -> Iterator[R]:
     """``map(work, tasks)`` over ``processes`` forked processes, ``batch`` tasks at a time, the
-    results in order. What ``work`` raises is raised here; a process that ends before its work
-    is done is :class:`ProcessEnded`. The processes are ended whenever the
-    iterator is: exhausted, closed, or stopped by what its consumer raised."""
+    results in order. What ``work`` raises is raised where its task's result would come; a
+    process that ends before its work is done is :class:`ProcessEnded`. The processes are ended
+    whenever the iterator is: exhausted, closed, or stopped by what its consumer raised."""
     crew: list[_Process] = []
     try:
         for _ in range(processes):
-            crew.append(_fork(work, tasks, [p.tasks for p in crew] + [p.results for p in crew]))
+            _fork(work, tasks, crew)
         yield from _in_order(crew, len(tasks), batch)
     finally:
-        _end(crew)
+        try:
+            _end(crew)
+        except BaseException:  # a stop already on its way as the first began: this one runs blocked
+            _end(crew)
+            raise
 
 
 @dataclass(eq=False)
@@ -61,16 +65,20 @@ class _Process:
     tasks: Connection  # the run writes (start, end) pairs
     results: Connection  # the process writes ("done", [results]) or ("raised", exception)
     given: deque[int] = field(default_factory=deque)  # the batches it holds, in the order given
+    reaped: bool = False  # its pid is no longer its own: never signalled again
 
 
-def _fork(work: Callable[[Any], Any], tasks: Sequence[Any], others: list[Connection]) -> _Process:
+def _fork(work: Callable[[Any], Any], tasks: Sequence[Any], crew: list[_Process]) -> None:
+    """A new process at the end of ``crew``, serving ``work`` over ``tasks``."""
     task_reader, task_writer = Pipe(duplex=False)
     result_reader, result_writer = Pipe(duplex=False)
     # Blocked across the fork: a signal that arrives now is the run's, after it, and never runs
-    # the run's handler in the new process (which ignores it before it unblocks).
-    was = signal.pthread_sigmask(signal.SIG_BLOCK, STOPS)
-    pid = -1
+    # the run's handler in the new process (which ignores it before it unblocks). The mask is read
+    # before it is changed, inside the try: a handler already due runs at either call, and the
+    # mask is put back all the same; the new process is in the crew before the run unblocks.
+    was = signal.pthread_sigmask(signal.SIG_BLOCK, ())
     try:
+        signal.pthread_sigmask(signal.SIG_BLOCK, STOPS)
         pid = os.fork()
         if pid == 0:  # the new process: it never returns
             code = 1
@@ -78,18 +86,18 @@ def _fork(work: Callable[[Any], Any], tasks: Sequence[Any], others: list[Connect
                 for signum in STOPS:
                     signal.signal(signum, signal.SIG_IGN)
                 signal.pthread_sigmask(signal.SIG_SETMASK, was)
-                for conn in (*others, task_writer, result_reader):  # the run's ends, not ours
+                theirs = [end for p in crew for end in (p.tasks, p.results)]
+                for conn in (*theirs, task_writer, result_reader):  # the run's ends, not ours
                     conn.close()
                 _serve(work, tasks, task_reader, result_writer)
                 code = 0
             finally:
                 os._exit(code)  # none of the run's exit handlers: they are the run's
+        crew.append(_Process(pid, task_writer, result_reader))
+        task_reader.close()
+        result_writer.close()
     finally:
-        if pid != 0:
-            signal.pthread_sigmask(signal.SIG_SETMASK, was)
-    task_reader.close()
-    result_writer.close()
-    return _Process(pid, task_writer, result_reader)
+        signal.pthread_sigmask(signal.SIG_SETMASK, was)
 
 
 def _serve(work: Callable[[Any], Any], tasks: Sequence[Any], orders: Connection, out: Connection) -> None:
@@ -113,7 +121,7 @@ def _serve(work: Callable[[Any], Any], tasks: Sequence[Any], orders: Connection,
 
 def _in_order(crew: list[_Process], n_tasks: int, batch: int) -> Iterator[Any]:
     starts = iter(range(0, n_tasks, batch))
-    done: dict[int, list[Any]] = {}
+    done: dict[int, tuple[str, Any]] = {}
     given = 0
     wanted = 0  # the next batch to yield
 
@@ -121,7 +129,10 @@ def _in_order(crew: list[_Process], n_tasks: int, batch: int) -> Iterator[Any]:
         nonlocal given
         start = next(starts, None)
         if start is not None:
-            process.tasks.send((start, min(start + batch, n_tasks)))
+            try:
+                process.tasks.send((start, min(start + batch, n_tasks)))
+            except OSError:  # BrokenPipeError: it ended after its last result
+                raise ProcessEnded(_how_it_ended(process)) from None
             process.given.append(start)
             given += 1
 
@@ -131,24 +142,25 @@ def _in_order(crew: list[_Process], n_tasks: int, batch: int) -> Iterator[Any]:
     by_pipe = {process.results: process for process in crew}
     while wanted < given:
         if wanted * batch in done:
-            yield from done.pop(wanted * batch)
+            kind, value = done.pop(wanted * batch)
+            if kind == "raised":  # where its task's result would have come, as map raises
+                raise value
+            yield from value
             wanted += 1
             continue
         for pipe in wait([p.results for p in crew if p.given]):
             process = by_pipe[pipe]  # type: ignore[index]
             try:
-                kind, value = process.results.recv()
-            except EOFError:
+                done[process.given.popleft()] = process.results.recv()
+            except (EOFError, OSError):  # OSError: it ended half way through a result
                 raise ProcessEnded(_how_it_ended(process)) from None
-            if kind == "raised":
-                raise value
-            done[process.given.popleft()] = value
             give(process)
 
 
 def _how_it_ended(process: _Process) -> str:
     with contextlib.suppress(ChildProcessError):
         pid, status = os.waitpid(process.pid, 0)
+        process.reaped = True
         if pid and os.WIFSIGNALED(status):
             name = signal.Signals(os.WTERMSIG(status)).name
             return f"killed by {name}"
@@ -159,15 +171,19 @@ def _how_it_ended(process: _Process) -> str:
 
 def _end(crew: list[_Process]) -> None:
     """Each process killed and reaped, its pipes closed; a second signal waits until it is done
-    (else the rest would go on chunking until they found the run gone)."""
-    was = signal.pthread_sigmask(signal.SIG_BLOCK, STOPS)
+    (else the rest would go on chunking until they found the run gone). Run again, it ends those
+    the first left (a stop already due runs its handler as the mask is read or set)."""
+    was = signal.pthread_sigmask(signal.SIG_BLOCK, ())
     try:
+        signal.pthread_sigmask(signal.SIG_BLOCK, STOPS)
         for process in crew:
             process.tasks.close()
             process.results.close()
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(process.pid, signal.SIGKILL)
-            with contextlib.suppress(ChildProcessError):
-                os.waitpid(process.pid, 0)
+            if not process.reaped:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(process.pid, signal.SIGKILL)
+                with contextlib.suppress(ChildProcessError):
+                    os.waitpid(process.pid, 0)
+                process.reaped = True
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, was)

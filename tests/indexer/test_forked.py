@@ -159,3 +159,41 @@ def test_processes_left_behind_by_a_run_that_died_end_on_their_own(tmp_path):
     while any(_alive(pid) for pid in pids) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not any(_alive(pid) for pid in pids), "a process outlived the run that forked it"
+
+
+def _slow_then_fails(n: int) -> int:
+    import time
+
+    if n == 5:
+        raise ValueError("task 5 failed")
+    time.sleep(0.15)
+    return n
+
+
+def test_what_a_task_raises_comes_where_its_result_would():
+    # As map raises: every result before the failing task's first (it was raised as soon as it
+    # came back, before results of earlier tasks still being worked on).
+    got = []
+    with pytest.raises(ValueError, match="task 5 failed"):
+        for n in in_forked_processes(_slow_then_fails, list(range(12)), processes=2, batch=1):
+            got.append(n)
+    assert got == [0, 1, 2, 3, 4]
+
+
+def _megabyte_and_pid(n: int) -> tuple[int, bytes]:
+    return os.getpid(), b"x" * 1_000_000
+
+
+def test_a_process_killed_half_way_through_a_result_is_an_error_too():
+    # A result bigger than the pipe holds is written while the run reads it; killed half way, the
+    # rest never came: multiprocessing's reader raised OSError("got end of file during message").
+    import time
+
+    before = _children()
+    with pytest.raises(ProcessEnded, match="killed by SIGKILL"):
+        for i, (pid, _) in enumerate(in_forked_processes(_megabyte_and_pid, list(range(20)), 2, 1)):
+            if i == 0:
+                time.sleep(0.5)  # the run reads nothing meanwhile: the other process waits mid-write
+                (other,) = [child for child in _children() if child not in before and child != pid]
+                os.kill(other, signal.SIGKILL)
+    assert _children() == before
