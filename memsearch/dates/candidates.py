@@ -189,6 +189,13 @@ _Q_ROLLING = re.compile(
     rf"\b(?:(?:in|over|during|within|for)\s+)?(?:the\s+)?(?:past|last|previous|prior)\s+(?P<n>{NUMBER})\s+{_UNIT}\b",
     re.IGNORECASE,
 )
+#: "in the last hour", "within the past day": one of them up to now ("the last day of the trip", "in
+#: the last day or two" are no such window).
+_Q_LAST_ONE = re.compile(
+    r"\b(?:in|over|during|within|for)\s+the\s+(?:past|last|previous)\s+(?P<unit>hour|day)\b"
+    r"(?!\s+(?:of|or)\b)",
+    re.IGNORECASE,
+)
 _Q_RECENT = re.compile(
     r"\b(?:recently|lately|of\s+late|in\s+recent\s+(?P<unit>days|weeks|months)|not\s+long\s+ago"
     r"|a\s+(?:little|short)\s+while\s+(?:ago|back))\b",
@@ -588,6 +595,9 @@ def find_candidates(query: str, now: datetime) -> list[Candidate]:
         if 0 < n <= 10000:
             add(m, shift(now, n, unit), now, "rolling")
 
+    def last_one(m: re.Match[str]) -> None:
+        add(m, shift(now, 1, m["unit"].lower()), now, "rolling")
+
     def recent(m: re.Match[str]) -> None:
         days = {"days": 7, "months": 90}.get((m["unit"] or "").lower(), 30)
         add(m, now - timedelta(days=days), now, "recent")
@@ -651,6 +661,7 @@ def find_candidates(query: str, now: datetime) -> list[Candidate]:
         (_Q_AGO, ago),
         (_Q_DAY_RANGE, day_range),
         (_Q_ROLLING, rolling),
+        (_Q_LAST_ONE, last_one),
         (_Q_RECENT, recent),
         (_Q_THE_OTHER, the_other),
         (_Q_WEEKDAY_OF_WEEK, weekday_of_week),

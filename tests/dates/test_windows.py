@@ -75,6 +75,8 @@ OPEN_END = datetime.max.replace(tzinfo=UTC)
         ("in the last 2 weeks", utc(2025, 6, 4, 15, 30), UP_TO_NOW, "in the last 2 weeks"),
         ("over the past five days", utc(2025, 6, 13, 15, 30), UP_TO_NOW, "over the past five days"),
         ("in the past week", utc(2025, 6, 11, 15, 30), UP_TO_NOW, "in the past week"),
+        ("what did I log in the last hour", utc(2025, 6, 18, 14, 30), UP_TO_NOW, "in the last hour"),
+        ("within the past day", utc(2025, 6, 17, 15, 30), UP_TO_NOW, "within the past day"),
         ("what have I learned recently", utc(2025, 5, 19, 15, 30), UP_TO_NOW, "recently"),
         # a date the query names says more than "recently"
         ("the cake she made recently in May 2024", utc(2024, 5, 1), utc(2024, 6, 1), "in May 2024"),
@@ -648,9 +650,11 @@ def test_the_unit_before_a_last_day_is_counted_from_that_day(query, start, end):
         "the Christmas holidays",
         "christmas-party photos",
         "over the Christmas break",
+        "on the last day of the trip",  # the day of the trip, not the one before now
+        "the last hour of the meeting",
     ],
 )
-def test_a_christmas_thing_is_no_day(query):
+def test_a_christmas_thing_or_the_last_day_of_something_is_no_window(query):
     assert query_time_window(query, NOW) is None
 
 
