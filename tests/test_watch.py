@@ -27,6 +27,17 @@ def _wait_for(predicate, seconds=30.0):
     return False
 
 
+def _start_watch(vault, **popen) -> subprocess.Popen:
+    """`memsearch watch VAULT` in a process of its own, looking every 0.1 s, without embedding."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "memsearch.cli", "watch", str(vault), "--interval", "0.1", "--no-embed"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        **popen,
+    )
+
+
 def test_look_sees_what_the_index_covers(vault_copy):
     (vault_copy / ".hidden").mkdir()
     write(vault_copy, ".hidden/secret.md", "no\n")
@@ -78,21 +89,7 @@ def test_a_watcher_catches_up_follows_changes_and_stops(vault_copy):
 def test_the_watch_command_stops_on_sigterm_sigint_and_sighup(vault_copy):
     index_vault(vault_copy, embed=False)
     for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):  # SIGHUP killed it mid-batch (129)
-        proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "memsearch.cli",
-                "watch",
-                str(vault_copy),
-                "--interval",
-                "0.1",
-                "--no-embed",
-            ],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
+        proc = _start_watch(vault_copy)
         assert proc.stderr.readline().startswith("watching ")
         write(vault_copy, f"notes/{sig.name}.md", f"# {sig.name}\n\nseen by the watcher\n")
         assert _wait_for(lambda name=sig.name: f"notes/{name}.md" in _files(vault_copy))
@@ -108,13 +105,7 @@ def test_a_watch_started_under_nohup_outlives_its_terminal(vault_copy):
     # nohup ignores SIGHUP so that closing the terminal leaves the command running; the watch
     # caught it all the same and stopped.
     index_vault(vault_copy, embed=False)
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "memsearch.cli", "watch", str(vault_copy), "--interval", "0.1", "--no-embed"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        preexec_fn=lambda: signal.signal(signal.SIGHUP, signal.SIG_IGN),
-    )
+    proc = _start_watch(vault_copy, preexec_fn=lambda: signal.signal(signal.SIGHUP, signal.SIG_IGN))
     assert proc.stderr.readline().startswith("watching ")
     proc.send_signal(signal.SIGHUP)
     write(vault_copy, "notes/after-hangup.md", "# After\n\nwritten once the terminal closed\n")
@@ -153,12 +144,7 @@ def test_the_watch_command_says_why_it_skipped_a_file(vault_copy):
     # One stray byte took a journal out of the index, and the watcher said only "-1 files"; a new
     # binary file was skipped without a word (`memsearch index` names each, with its reason).
     index_vault(vault_copy, embed=False)
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "memsearch.cli", "watch", str(vault_copy), "--interval", "0.1", "--no-embed"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    proc = _start_watch(vault_copy)
     try:
         assert proc.stderr.readline().startswith("watching ")
         with open(vault_copy / "journal" / "2025-03-11.md", "ab") as f:
