@@ -48,6 +48,10 @@ SEMANTIC_LEAD = 1.25
 #: (hit@10 0.888 -> 0.901, MRR@10 0.763 -> 0.765); LoCoMo any@10 0.822 and SciFact nDCG@10 0.7256
 #: unchanged. With windowed questions too, shared temporal hit@3 1.000 -> 0.958 and an own one
 #: 1st -> 3rd ("what came up about Chirp this month": what it asks beyond the name is its form).
+#: Only when the query names a known entity (the walk's seeds). Measured (eval/run.py, 2026-12-08):
+#: research vault hit@3 0.869 -> 0.879 (paraphrase 0.429 -> 0.500, entity_chain MRR@10 0.574 ->
+#: 0.610), workshop MRR@10 0.718 -> 0.727 (paraphrase hit@1 0.333 -> 0.444); own, shared and
+#: theatre vaults, SciFact nDCG@10 0.738 and LoCoMo any@10 0.856 unchanged.
 ANCHOR_ADDS = 0.1
 GRAPH_LEAD = 1.5
 
@@ -69,7 +73,10 @@ def weigh(asked: Asked, found: Found, query_vector: np.ndarray | None) -> Weighe
     # of it the head holds says the head is partial.
     lacks_rarest = found.head_lacks_rarest and asked.parsed.window is None
     partial = partial_match(coverage, found.beyond_names, WELL_COVERED, lacks_rarest)
-    if "graph" in lists and "keyword" in lists:
+    # Only for a query that names a known entity: the lead is for chains from it. From a question
+    # naming none, the links on the heads go where their sentence happens to share a word with the
+    # query ("she started [[tidewatch]]" for "who mentored him when he was starting out").
+    if "graph" in lists and "keyword" in lists and found.seeds:
         weights = graph_lead(
             weights,
             coverage=coverage,

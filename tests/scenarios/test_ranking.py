@@ -669,3 +669,27 @@ def test_a_named_day_with_only_its_neighbours_shows_them(tmp_path):
     response = engine.search("what did I do last Christmas", k=3, now="2025-06-18T15:00:00")
     assert response.signal.level == "thin"
     assert [r.path for r in response.results][:1] == ["journal/2024-12-24.md"]
+
+
+def test_a_question_naming_no_entity_gives_the_links_on_its_heads_no_lead(tmp_path):
+    # The graph lead (a partial keyword head, a link on it adding a word of the query) is for chains
+    # from a name the query writes. From a question naming none, the note the query is about lost
+    # first place to the note it links in a sentence that shares a word with the query.
+    engine = engine_of(
+        tmp_path,
+        {
+            "reference/people/ines.md": (
+                "# Ines\n\nMy sister, a nurse in Lyon. She started the [[orchard ledger]] with the"
+                " cooperative.\n\nSevere peanut allergy: she carries an adrenaline pen.\n"
+            ),
+            "reference/orchard-ledger.md": (
+                "# Orchard ledger\n\nApple harvest weights per tree, kept by the cooperative.\n"
+            ),
+            "journal/2025-05-07.md": "# 2025-05-07\n\nBought compost and seed trays.\n",
+            "reference/bakery.md": "# Bakery\n\nThe bakery on the square opens at seven.\n",
+        },
+    )
+    for query in ("which food must my sibling avoid since she started out", "what must my sister never eat"):
+        assert paths(engine, query)[0] == "reference/people/ines.md", query
+    # A question naming the note's entity still follows its links to what they reach.
+    assert "reference/orchard-ledger.md" in paths(engine, "what did Ines start with the cooperative")
