@@ -115,6 +115,15 @@ _NEUTRAL_WORDS = {"in", "on", "during", "around", "over"}
 #: Wednesday, mid Tuesday to Thursday, late (the end) Friday to Sunday.
 _WEEK_PARTS = {"early": (0, 3), "start of": (0, 3), "beginning of": (0, 3), "mid": (1, 4), "late": (4, 7)}
 _WEEK_PARTS["end of"] = _WEEK_PARTS["late"]
+#: "a week" or "a fortnight" right before "last <weekday>": counted back from that day; not a
+#: length ("it took a week last Friday", "for a week").
+_WEEKS_BEFORE = re.compile(
+    r"(?<![\w'’])(?:(?P<n>a|one|two|three)\s+weeks?|a\s+(?P<unit>fortnight))\s+$", re.IGNORECASE
+)
+_LENGTH_WORDS = re.compile(
+    r"\b(?:took|take|takes|taking|spent|spend|spends|lasted|lasts|for|over|about|nearly|almost)\s+$",
+    re.IGNORECASE,
+)
 _UNIT_AT_END = re.compile(r"(?P<unit>week|month|year)\s*$", re.IGNORECASE)
 
 
@@ -514,6 +523,11 @@ def _windows(query: str, now: datetime) -> list[TimeWindow]:
                 lo, hi = current(resolve, now) or (lo, hi)
         if cand.kind == "weekday" and pre == "last" and cand.day == 0:
             lo, hi = lo - timedelta(days=7), hi - timedelta(days=7)
+        # "a week last Friday", "a fortnight last Tuesday" (British): that many weeks before it
+        weeks = _WEEKS_BEFORE.search(query, 0, pre_start) if cand.kind == "weekday" else None
+        if pre == "last" and weeks is not None and not _LENGTH_WORDS.search(query, 0, weeks.start()):
+            back = timedelta(days=14 if weeks["unit"] else 7 * number_value(weeks["n"]))
+            lo, hi, pre_start = lo - back, hi - back, weeks.start()
         if cand.kind == "weekday" and pre == "this":  # that day of the current calendar week
             monday = week_span(now.astimezone(tz).date(), tz)[0]
             lo = monday + timedelta(days=(lo.weekday() - monday.weekday()) % 7)
