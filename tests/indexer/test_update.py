@@ -512,3 +512,10 @@ def test_paths_since_a_commit_another_writer_moved_read_the_whole_vault(vault_co
     report = index_run(vault_copy, embed=False, paths=["notes/ibex.md"], since=seen)
     assert {"journal/2025-03-20.md", "notes/ibex.md"} <= set(_manifest(vault_copy)["files"])
     assert report.head == report.commit
+
+
+def test_a_second_run_over_an_unchanged_vault_makes_no_commit(vault_copy):
+    # The second run recorded its embedder as chosen by "index" (the first: "default"): a commit of
+    # nothing but that word, and a line from the quiet cron job.
+    assert index_vault(vault_copy, embed=False).commit is not None
+    assert index_vault(vault_copy, embed=False).commit is None
