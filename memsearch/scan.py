@@ -209,8 +209,9 @@ def read_file(vault: Path, path: Path | str, rel: str | None = None) -> VaultFil
         # split it; an escape sequence is acted on by the terminal, or stripped from the path shown.
         return Skipped(
             _shown(rel),
-            "its name (or its folder's) holds a line break or another control character, which would"
-            " break or hide every line that names it; rename it to index it",
+            "its name (or its folder's) holds a line break or another control character (or a"
+            " direction override), which would break, hide or reverse every line that names it;"
+            " rename it to index it",
         )
     try:
         info = os.lstat(full)
@@ -219,13 +220,17 @@ def read_file(vault: Path, path: Path | str, rel: str | None = None) -> VaultFil
             refused = link_refusal(vault, full)
             if refused:
                 return Skipped(rel, refused)
+        # A socket cannot be opened at all (ENXIO, read as a file unreadable for now: its old text
+        # was kept); a FIFO or device is named before it is opened, and again by what was opened.
+        if not stat.S_ISREG((os.stat(full) if linked else info).st_mode):
+            return Skipped(rel, _NOT_REGULAR)
         # What is read is what was opened (fstat): a file swapped for a FIFO after a stat would
         # block the open or the read for ever; opened without blocking, the FIFO is named and left.
         fd = os.open(full, os.O_RDONLY | os.O_NONBLOCK | (0 if linked else os.O_NOFOLLOW))
         try:
             info = os.fstat(fd)
-            if not stat.S_ISREG(info.st_mode):  # a folder too (open() of it raised, the fd left open)
-                return Skipped(rel, "not a regular file (a FIFO, socket or device); not indexed")
+            if not stat.S_ISREG(info.st_mode):  # swapped since the stat
+                return Skipped(rel, _NOT_REGULAR)
             if info.st_size > MAX_FILE_BYTES:
                 return Skipped(rel, _too_big(info.st_size))
             with open(fd, "rb", closefd=False) as fh:
@@ -245,6 +250,9 @@ def read_file(vault: Path, path: Path | str, rel: str | None = None) -> VaultFil
     if utf16 and "\x00" in text[:8192]:
         return Skipped(rel, _BINARY)
     return VaultFile(rel, composed(text), hashlib.sha256(data).hexdigest(), info.st_mtime)
+
+
+_NOT_REGULAR = "not a regular file (a FIFO, socket or device); not indexed"
 
 
 def _too_big(size: int) -> str:
@@ -330,7 +338,10 @@ def _encodable(rel: str) -> bool:
 
 #: A control character (C0, DEL, C1) or a line or paragraph separator in a name: it cannot be shown
 #: on a line of output as it is.
-_UNSHOWABLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+#: Control characters, line and paragraph separators, and the bidirectional embeddings, overrides
+#: and isolates: "bidi\u202eevil.md" shows reversed on a terminal, as a path it is not. (Not the
+#: joiners: Persian writes words with U+200C, emoji sequences join with U+200D.)
+_UNSHOWABLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 
 
 def _shown(rel: str) -> str:

@@ -70,11 +70,13 @@ def test_a_name_with_a_line_break_is_skipped_with_its_reason(vault_copy):
     # to it could be opened.
     # So did a tab (the field separator), and an escape sequence was acted on by the terminal, or
     # stripped from the path shown: `escred.md`, which `memsearch open` could not find.
-    for name in ("new\nline.md", "esc\x1b[31mred.md", "tab\there.md", "para\u2029graph.md"):
+    # A direction override ("bidi\u202eevil.md") showed the name reversed, as a path it is not.
+    names = ("new\nline.md", "esc\x1b[31mred.md", "tab\there.md", "para\u2029graph.md", "bidi\u202eevil.md")
+    for name in names:
         (vault_copy / name).write_text("# New\nnewline zebra\n")
     report = index_vault(vault_copy, embed=False)
     reasons = {s.path: s.reason for s in report.skipped}
-    for shown in ("new\\nline.md", "esc\\x1b[31mred.md", "tab\\there.md", "para\\u2029graph.md"):
+    for shown in (name.encode("unicode_escape").decode() for name in names):
         assert "holds a line break or another control character" in reasons[shown], reasons
     assert all(path.isprintable() for path in open_index(vault_copy).index.manifest["files"])
     (vault_copy / "chef é – 🧑\u200d🍳.md").write_text("# Fine\nzebra\n")  # a joiner is no control
@@ -267,3 +269,25 @@ def test_a_folder_named_like_a_note_leaves_no_file_open(tmp_path):
         got = read_file(tmp_path, tmp_path / "folder.md", "folder.md")
         assert isinstance(got, Skipped) and "not a regular file" in got.reason
     assert len(os.listdir("/proc/self/fd")) <= before
+
+
+def test_a_note_replaced_by_a_socket_is_no_note_and_its_old_text_is_gone(vault_copy):
+    # A socket cannot be opened (ENXIO): it was read as a file unreadable for now, its old text
+    # kept and found, pointing at a socket.
+    import socket
+
+    (vault_copy / "notes").mkdir(exist_ok=True)
+    note = vault_copy / "notes" / "sock.md"
+    note.write_text("# Sock\n\nthe word sockoldword\n")
+    index_vault(vault_copy, embed=False)
+    assert open_index(vault_copy).search("sockoldword", k=1).results[0].path == "notes/sock.md"
+    note.unlink()
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        server.bind(str(note))
+        report = index_vault(vault_copy, embed=False)
+    finally:
+        server.close()
+    reasons = {s.path: s.reason for s in report.skipped}
+    assert "not a regular file" in reasons["notes/sock.md"]
+    assert not open_index(vault_copy).search("sockoldword", k=1).results
