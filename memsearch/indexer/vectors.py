@@ -5,7 +5,7 @@ for its sake. The policy of choosing the embedder and switching to a new one liv
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -96,10 +96,6 @@ def embed_texts(
     """
     choice = choose_embedder(vault, explicit, settings, index_home)
     previous = index_manifest_embedder(index_home)
-    if choice.source == "index" and previous.get("chosen_by"):
-        # The index's own embedder, kept: it was chosen as the record says ("default" after a
-        # first run became "index" on the second, a commit of nothing but that word).
-        choice = replace(choice, source=str(previous["chosen_by"]))
     all_ids = list(range(len(texts)))
 
     def record(embedder, spec: str, source: str) -> dict:

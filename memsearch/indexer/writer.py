@@ -141,8 +141,11 @@ def _set_aside(repo: IndexRepo, why: str, notes: list[str]) -> None:
 def same_index(old: dict, new: dict) -> bool:
     """Whether two manifests record the same index (the build time aside)."""
 
-    def strip(m: dict) -> dict:  # when and where from: recorded with a change, never one alone
-        return {k: v for k, v in m.items() if k not in ("built_at", "vault")}
+    def strip(m: dict) -> dict:  # when, where from and who chose: recorded with a change, never alone
+        kept = {k: v for k, v in m.items() if k not in ("built_at", "vault")}
+        if isinstance(kept.get("embedder"), dict):  # "default" on a first run is "index" on the next
+            kept["embedder"] = {k: v for k, v in kept["embedder"].items() if k != "chosen_by"}
+        return kept
 
     return json.dumps(strip(old), sort_keys=True) == json.dumps(strip(new), sort_keys=True)
 
