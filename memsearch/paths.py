@@ -235,6 +235,28 @@ class IndexLayout:
         return self.home / "lock"
 
 
+def _home_names() -> frozenset[str]:
+    layout = IndexLayout(Path("home"))
+    paths = [
+        getattr(layout, name) for name, value in vars(IndexLayout).items() if isinstance(value, property)
+    ]
+    return frozenset(path.relative_to(layout.home).parts[0] for path in paths)
+
+
+#: What the top of an index home holds (the module docstring's table): every other name is not ours.
+HOME_NAMES = _home_names()
+
+
+def others_in_home(home: Path) -> list[str]:
+    """The names at the top of ``home`` that no index writes (hidden ones aside: ``.DS_Store``, a
+    temporary file), sorted; [] when it is missing, empty, or an index home."""
+    try:
+        names = os.listdir(home)
+    except OSError:
+        return []
+    return sorted(name for name in names if not name.startswith(".") and name not in HOME_NAMES)
+
+
 def read_manifest_head(index_home: Path) -> dict[str, Any]:
     """``manifest.json`` alone (format, embedder, settings, next id; no file table): one small read;
     {} when the index has none yet. A pre-repository index keeps it under ``index/``."""

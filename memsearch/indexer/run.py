@@ -15,7 +15,7 @@ from typing import Any
 
 from memsearch.config import Settings
 from memsearch.embedders import check_spec
-from memsearch.errors import ConfigError, IndexWriteError
+from memsearch.errors import ConfigError, IndexWriteError, UnsafeIndexHomeError
 from memsearch.index import snapshots
 from memsearch.index.backend import backend_from_config, parse_backend, read_backend
 from memsearch.index.in_memory import IndexData
@@ -30,6 +30,7 @@ from memsearch.lock import DEFAULT_LOCK_TIMEOUT, index_lock
 from memsearch.paths import (
     check_home,
     default_home,
+    others_in_home,
     read_manifest_head,
     tighten_private_dir,
     unwritable_home,
@@ -74,6 +75,20 @@ def _exclude_from_vault_git(vault: Path, index_home: Path) -> None:
         exclude.parent.mkdir(exist_ok=True)
         with open(exclude, "a", encoding="utf-8") as fh:
             fh.write(("" if not text or text.endswith("\n") else "\n") + f"# memsearch's index\n{line}\n")
+
+
+def _refuse_a_home_of_other_files(index_home: Path) -> None:
+    """An index home is made owner-only, written in, and kept out of the vault's git: one that holds
+    other files (``--index-dir`` given the vault, its journal folder, the home folder) would have
+    had them hidden from git (the journal: every new entry untracked) and made 0700, silently."""
+    others = others_in_home(index_home)
+    if others:
+        shown = ", ".join(others[:3]) + (f" and {len(others) - 3} more" if len(others) > 3 else "")
+        raise UnsafeIndexHomeError(
+            f"the index home {index_home} already holds files that are not an index ({shown}): an"
+            " index home is made owner-only and kept out of the vault's git; give --index-dir (or"
+            " $MEMSEARCH_HOME) a new or empty folder. Nothing was changed"
+        )
 
 
 def _refuse_another_vaults_index(vault: Path, index_home: Path) -> None:
@@ -150,6 +165,7 @@ def index_vault(
     settings = (settings or Settings()).with_vault_config(vault)
     index_home = Path(index_home) if index_home else default_home(vault)
     check_home(index_home)  # refused as it is found: making it 0700 now would hide a swap
+    _refuse_a_home_of_other_files(index_home)
     _refuse_another_vaults_index(vault, index_home)
     try:
         tighten_private_dir(index_home)

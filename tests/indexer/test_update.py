@@ -519,3 +519,35 @@ def test_a_second_run_over_an_unchanged_vault_makes_no_commit(vault_copy):
     # nothing but that word, and a line from the quiet cron job.
     assert index_vault(vault_copy, embed=False).commit is not None
     assert index_vault(vault_copy, embed=False).commit is None
+
+
+def test_an_index_home_that_holds_other_files_is_refused_and_left_as_it_was(vault_copy, tmp_path):
+    # `--index-dir` given the vault's journal folder put `/journal/` in the vault's git exclude (no
+    # new entry was tracked again) and made it 0700; given the vault, the home folder or a shared
+    # folder, it made each owner-only, silently.
+    import os
+    import subprocess
+
+    import pytest
+
+    from memsearch.errors import UnsafeIndexHomeError
+
+    subprocess.run(["git", "init", "-q", str(vault_copy)], check=True)
+    journal = vault_copy / "journal"
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    (shared / "other-app.txt").write_text("not ours\n")
+    for home in (journal, vault_copy, shared):
+        os.chmod(home, 0o755)
+        with pytest.raises(UnsafeIndexHomeError, match="already holds files that are not an index"):
+            index_vault(vault_copy, embed=False, index_dir=home)
+        assert os.stat(home).st_mode & 0o777 == 0o755
+        assert not (home / "repo").exists()
+    exclude = vault_copy / ".git" / "info" / "exclude"
+    assert "/journal/" not in (exclude.read_text() if exclude.exists() else "")
+    # An empty folder, an index home, and a folder holding only hidden files are index homes.
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    (empty / ".DS_Store").write_text("")
+    assert index_vault(vault_copy, embed=False, index_dir=empty).commit is not None
+    assert index_vault(vault_copy, embed=False, index_dir=empty).commit is None
