@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from memsearch.entities import extract_entities
 from memsearch.fusion import graph_lead, list_confidence, partial_match, semantic_lead, walk_aside
 from memsearch.index.vectors import VectorIndex
 from memsearch.links import names_a_note
@@ -48,10 +49,12 @@ SEMANTIC_LEAD = 1.25
 #: (hit@10 0.888 -> 0.901, MRR@10 0.763 -> 0.765); LoCoMo any@10 0.822 and SciFact nDCG@10 0.7256
 #: unchanged. With windowed questions too, shared temporal hit@3 1.000 -> 0.958 and an own one
 #: 1st -> 3rd ("what came up about Chirp this month": what it asks beyond the name is its form).
-#: Only when the query names a known entity (the walk's seeds). Measured (eval/run.py, 2026-12-08):
-#: research vault hit@3 0.869 -> 0.879 (paraphrase 0.429 -> 0.500, entity_chain MRR@10 0.574 ->
-#: 0.610), workshop MRR@10 0.718 -> 0.727 (paraphrase hit@1 0.333 -> 0.444); own, shared and
-#: theatre vaults, SciFact nDCG@10 0.738 and LoCoMo any@10 0.856 unchanged.
+#: Only when the query names something (a known entity, or a word written as a name). Measured
+#: (eval/run.py, 2026-12-08): research vault hit@3 0.869 -> 0.879 (paraphrase 0.429 -> 0.500),
+#: workshop MRR@10 0.718 -> 0.727 (paraphrase hit@1 0.333 -> 0.444); own, shared and theatre
+#: vaults, SciFact nDCG@10 0.738 and LoCoMo any@10 0.856 unchanged. With a known entity required
+#: (the walk's seeds), the same, but a chain from a name the vault holds only inside a longer one
+#: ("the Sprout flow reading", "Sprout flow sensor") lost its lead.
 ANCHOR_ADDS = 0.1
 GRAPH_LEAD = 1.5
 
@@ -73,10 +76,12 @@ def weigh(asked: Asked, found: Found, query_vector: np.ndarray | None) -> Weighe
     # of it the head holds says the head is partial.
     lacks_rarest = found.head_lacks_rarest and asked.parsed.window is None
     partial = partial_match(coverage, found.beyond_names, WELL_COVERED, lacks_rarest)
-    # Only for a query that names a known entity: the lead is for chains from it. From a question
-    # naming none, the links on the heads go where their sentence happens to share a word with the
-    # query ("she started [[tidewatch]]" for "who mentored him when he was starting out").
-    if "graph" in lists and "keyword" in lists and found.seeds:
+    # Only for a query that names something (a known entity, or a word written as a name): the lead
+    # is for chains from it. From a question naming nothing, the links on the heads go where their
+    # sentence happens to share a word with the query ("she started [[tidewatch]]" for "who
+    # mentored him when he was starting out").
+    names_something = bool(found.seeds) or bool(extract_entities(asked.parsed.text))
+    if "graph" in lists and "keyword" in lists and names_something:
         weights = graph_lead(
             weights,
             coverage=coverage,
