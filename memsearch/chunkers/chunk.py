@@ -66,7 +66,9 @@ from memsearch.scan import NOTEBOOK_SUFFIXES
 #: 23: a note's frontmatter description (or summary) is searchable, in its first passage's header.
 #: 24: a notebook moment's concepts or keys that YAML read as booleans (an unquoted yes, no, on,
 #:     off) are no names ("False" was an entity of the moment).
-CHUNKER_VERSION = 24
+#: 25: frontmatter that says nothing it can (``fact_type: banana``, ``aliases: 5``, ``tags: {a: b}``)
+#:     is named in the file's warnings.
+CHUNKER_VERSION = 25
 
 #: The chunking strategies whose notes are subjects a link can name (:func:`note_identity`).
 SUBJECT_STRATEGIES = frozenset({"sections", "archive", "chapters"})
@@ -137,9 +139,9 @@ def _chunk_file(rel_path: str, text: str, settings: Settings) -> ParsedFile:
         # chunk at all, its words nowhere to be found: its block is its one passage.
         pieces.append(Segment(0, fm.body_start - 1))
 
-    fact_type = _fact_type(fm.data, territory.fact_type)
+    fact_type = _fact_type(fm.data, territory.fact_type, warnings)
     file_date = _file_date(rel_path, fm.data, warnings)
-    fm_entities, fm_aliases = ent.frontmatter_entities(fm.data, title=title)
+    fm_entities, fm_aliases = ent.frontmatter_entities(fm.data, title=title, warnings=warnings)
     identity = note_identity(rel_path, strategy, title)
     if identity:
         fm_entities = [identity, *fm_entities]
@@ -218,10 +220,17 @@ def _title(rel_path: str, fm: dict[str, Any], doc: Doc) -> tuple[str, int | None
     return PurePosixPath(rel_path).stem, None
 
 
-def _fact_type(fm: dict[str, Any], default: str) -> Any:
+def _fact_type(fm: dict[str, Any], default: str, warnings: list[str]) -> Any:
+    """Frontmatter ``fact_type`` if it is one, else the territory's (a value that is none is named
+    in ``warnings``: ``fact_type: banana`` was ignored without a word)."""
     value = fm.get("fact_type")
     if isinstance(value, str) and value.strip().lower() in FACT_TYPES:
         return value.strip().lower()
+    if value is not None:
+        choices = " or ".join(sorted(FACT_TYPES))
+        warnings.append(
+            f"frontmatter `fact_type` {value!r} is not {choices}; the territory's ({default}) is used"
+        )
     return default
 
 

@@ -25,11 +25,15 @@ _FM_KEYS = {
 }
 
 
-def frontmatter_entities(fm: dict[str, Any], title: str | None = None) -> tuple[list[str], dict[str, str]]:
+def frontmatter_entities(
+    fm: dict[str, Any], title: str | None = None, warnings: list[str] | None = None
+) -> tuple[list[str], dict[str, str]]:
     """(entities, alias -> canonical name) declared in a file's frontmatter.
 
     ``aliases`` map to the file's canonical name: frontmatter ``title``, else ``title`` (the
     caller's file title). When a file declares aliases, the canonical name is an entity too.
+    A key that holds something but no name at all (``aliases: 5``, ``tags: {a: b}``) is named in
+    ``warnings``: the note is indexed without it.
     """
     found: dict[str, list[str]] = {"tags": [], "entities": [], "people": [], "project": [], "aliases": []}
     if not isinstance(fm, dict):
@@ -37,7 +41,13 @@ def frontmatter_entities(fm: dict[str, Any], title: str | None = None) -> tuple[
     for key, value in fm.items():
         kind = _FM_KEYS.get(str(key).lower())
         if kind:
-            found[kind].extend(_fm_values(value, split_spaces=kind == "tags"))
+            names = _fm_values(value, split_spaces=kind == "tags")
+            found[kind].extend(names)
+            if not names and warnings is not None and value not in (None, "", [], {}):
+                shown = "a mapping" if isinstance(value, dict) else repr(value)[:40]
+                warnings.append(
+                    f"frontmatter `{key}` holds no name ({shown}); write a name or a list of names"
+                )
     canonical = fm.get("title") if isinstance(fm.get("title"), str) and fm["title"].strip() else title
     canonical = " ".join(canonical.split()) if canonical else None
     aliases: dict[str, str] = {}

@@ -812,3 +812,22 @@ def test_an_older_chunkers_index_is_chunked_again(monkeypatch):
     before = writer.settings_fingerprint(Settings())
     monkeypatch.setattr(writer, "CHUNKER_VERSION", writer.CHUNKER_VERSION + 1)
     assert writer.settings_fingerprint(Settings()) != before
+
+
+@pytest.mark.parametrize(
+    ("field", "said"),
+    [
+        ("fact_type: banana", "frontmatter `fact_type` 'banana' is not experience or world"),
+        ("fact_type: 7", "frontmatter `fact_type` 7 is not experience or world"),
+        ("aliases: 5", "frontmatter `aliases` holds no name (5)"),
+        ("tags: {a: b}", "frontmatter `tags` holds no name (a mapping)"),
+    ],
+)
+def test_frontmatter_that_says_nothing_it_can_is_named_in_the_warnings(field, said):
+    # Ignored without a word (a bad date is warned about): the note indexed as if it were not there.
+    parsed = chunk_file("reference/x.md", f"---\n{field}\n---\n# X\n\nbody text\n", Settings())
+    assert [w for w in parsed.warnings if w.startswith(said)], parsed.warnings
+    assert parsed.chunks[0].fact_type == "world" and "body text" in parsed.chunks[0].text
+    # A list with a name in it, an empty one, and a valid value say nothing.
+    for quiet in ("tags: [rust, 2024]", "aliases: []", "fact_type: World", "tags:"):
+        assert chunk_file("reference/x.md", f"---\n{quiet}\n---\n# X\n\nbody\n", Settings()).warnings == ()
