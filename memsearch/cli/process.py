@@ -143,14 +143,15 @@ def ends_at_once(verb: str) -> Callable[[F], F]:
         @functools.wraps(command)
         def wrapper(*args: Any, **kwargs: Any) -> Any:
             def end(signum: int, frame: object) -> None:
-                _saying.append((verb, ""))
                 _say(signum)
                 exit_at_once(128 + signum)
 
             caught = catch_stops(end) if _own_process else {}
+            _saying.append((verb, ""))
             try:
                 return command(*args, **kwargs)
             finally:
+                _saying.pop()
                 restore(caught)
 
         return wrapper  # type: ignore[return-value]

@@ -73,12 +73,9 @@ def _fork(work: Callable[[Any], Any], tasks: Sequence[Any], crew: list[_Process]
     task_reader, task_writer = Pipe(duplex=False)
     result_reader, result_writer = Pipe(duplex=False)
     # Blocked across the fork: a signal that arrives now is the run's, after it, and never runs
-    # the run's handler in the new process (which ignores it before it unblocks). The mask is read
-    # before it is changed, inside the try: a handler already due runs at either call, and the
-    # mask is put back all the same; the new process is in the crew before the run unblocks.
-    was = signal.pthread_sigmask(signal.SIG_BLOCK, ())
-    try:
-        signal.pthread_sigmask(signal.SIG_BLOCK, STOPS)
+    # the run's handler in the new process (which ignores it before it unblocks); the new process
+    # is in the crew before the run unblocks.
+    with _stops_held() as was:
         pid = os.fork()
         if pid == 0:  # the new process: it never returns
             code = 1
@@ -96,6 +93,17 @@ def _fork(work: Callable[[Any], Any], tasks: Sequence[Any], crew: list[_Process]
         crew.append(_Process(pid, task_writer, result_reader))
         task_reader.close()
         result_writer.close()
+
+
+@contextlib.contextmanager
+def _stops_held() -> Iterator[set[int | signal.Signals]]:
+    """The stop signals held back (blocked) in this thread, the mask before it given; put back on
+    every path. The mask is read before it is changed, inside the try: a handler already due runs
+    at either call, and the mask is put back all the same."""
+    was = signal.pthread_sigmask(signal.SIG_BLOCK, ())
+    try:
+        signal.pthread_sigmask(signal.SIG_BLOCK, STOPS)
+        yield was
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, was)
 
@@ -172,10 +180,9 @@ def _how_it_ended(process: _Process) -> str:
 def _end(crew: list[_Process]) -> None:
     """Each process killed and reaped, its pipes closed; a second signal waits until it is done
     (else the rest would go on chunking until they found the run gone). Run again, it ends those
-    the first left (a stop already due runs its handler as the mask is read or set)."""
-    was = signal.pthread_sigmask(signal.SIG_BLOCK, ())
-    try:
-        signal.pthread_sigmask(signal.SIG_BLOCK, STOPS)
+    the first left (a stop already due runs its handler as :func:`_stops_held` reads or sets the
+    mask)."""
+    with _stops_held():
         for process in crew:
             process.tasks.close()
             process.results.close()
@@ -185,5 +192,3 @@ def _end(crew: list[_Process]) -> None:
                 with contextlib.suppress(ChildProcessError):
                     os.waitpid(process.pid, 0)
                 process.reaped = True
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, was)

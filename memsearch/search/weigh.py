@@ -80,8 +80,7 @@ def weigh(asked: Asked, found: Found, query_vector: np.ndarray | None) -> Weighe
     # is for chains from it. From a question naming nothing, the links on the heads go where their
     # sentence happens to share a word with the query ("she started [[tidewatch]]" for "who
     # mentored him when he was starting out").
-    names_something = bool(found.seeds) or bool(extract_entities(asked.parsed.text))
-    if "graph" in lists and "keyword" in lists and names_something:
+    if "graph" in lists and "keyword" in lists and (found.seeds or extract_entities(asked.parsed.text)):
         weights = graph_lead(
             weights,
             coverage=coverage,
